@@ -1,0 +1,69 @@
+# weft — plain Makefile. `make` builds the command, the libraries and the
+# spec runner into $(BUILD); `make test` runs every test suite.
+#   make BUILD=build-asan SAN=address,undefined   sanitizer build
+#   make WERROR=1                                   warnings are errors (CI)
+
+BUILD ?= build
+CC ?= cc
+OPT ?= -O2 -g
+SAN ?=
+WERROR ?=
+
+WARN := -Wall -Wextra -Wshadow -Wundef -Wstrict-prototypes -Wmissing-prototypes
+CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden -Iinclude $(WARN) $(OPT) \
+	$(if $(WERROR),-Werror) $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all) \
+	$(EXTRA_CFLAGS)
+LDFLAGS_ALL := $(if $(SAN),-fsanitize=$(SAN)) -lpthread -lm $(EXTRA_LDFLAGS)
+
+LIB_SRC := $(sort $(wildcard src/base/*.c src/module/*.c src/compile/*.c src/exec/*.c \
+	src/runtime/*.c src/wasi/*.c src/threads/*.c src/sched/*.c))
+CLI_SRC := $(sort $(wildcard src/cli/*.c))
+SPEC_SRC := $(sort $(wildcard tests/spectest/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
+
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+SPEC_OBJ := $(SPEC_SRC:%.c=$(BUILD)/obj/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all test clean bench guests
+all: $(BUILD)/libweft.a $(BUILD)/libweft.so $(BUILD)/weft $(BUILD)/weft-spectest $(UNIT_BIN)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(BUILD)/libweft.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libweft.so: $(LIB_OBJ)
+	$(CC) -shared -o $@ $^ $(LDFLAGS_ALL)
+
+$(BUILD)/weft: $(CLI_OBJ) $(BUILD)/libweft.a
+	$(CC) -o $@ $(CLI_OBJ) $(BUILD)/libweft.a $(LDFLAGS_ALL)
+
+$(BUILD)/weft-spectest: $(SPEC_OBJ) $(BUILD)/libweft.a
+	$(CC) -o $@ $(SPEC_OBJ) $(BUILD)/libweft.a $(LDFLAGS_ALL)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libweft.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
+
+# Runs every suite; each prints "N passed, N failed" and tests/run.sh adds
+# them up into the last line.
+test: all
+	bash tests/run.sh $(BUILD)
+
+bench: all
+	bench/run
+
+# Rebuilds the committed guest programs (.wasm) from their sources; needs
+# clang with wasi-libc and wabt.
+guests:
+	$(MAKE) -C tests guests
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SPEC_OBJ:.o=.d)

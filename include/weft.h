@@ -1,0 +1,417 @@
+/*
+ * weft.h — the public interface of libweft, a WebAssembly runtime.
+ *
+ * This header is the manual. Every function says what it borrows, copies or
+ * transfers, and from which threads it may be called.
+ *
+ * The objects, from the longest-lived to the shortest:
+ *
+ *   weft_engine    configuration and limits. Thread-safe; outlives everything.
+ *   weft_module    a decoded, validated and compiled module. Immutable after
+ *                  weft_module_load, so it may be shared by any number of
+ *                  threads and instances. Reference counted.
+ *   weft_store     owns instances and the host objects made in it (functions,
+ *                  tables, memories, globals); all are freed together with
+ *                  the store. Objects of one store may only be linked with
+ *                  objects of the same store. A store is used by one thread at
+ *                  a time unless a function says otherwise.
+ *   weft_instance  an instantiated module, owned by its store.
+ *   weft_exec      one execution (a call in progress, or suspended), with its
+ *                  own operand and frame stacks.
+ *
+ * Errors: every fallible call returns a weft_status and, when given a
+ * non-NULL weft_error, fills it with a message a person can act on. A
+ * weft_error is a plain caller-owned struct: nothing to free.
+ */
+#ifndef WEFT_H
+#define WEFT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define WEFT_API __attribute__((visibility("default")))
+#else
+#define WEFT_API
+#endif
+
+/* ------------------------------------------------------------------------
+ * Status codes, grouped by kind.
+ * ------------------------------------------------------------------------ */
+typedef enum weft_status {
+    WEFT_OK = 0,
+    WEFT_SUSPENDED = 1,      /* execution paused at a safe point; resumable */
+    WEFT_ERR_MALFORMED = 10, /* the bytes are not a well-formed module */
+    WEFT_ERR_INVALID = 11,   /* well-formed but fails validation */
+    WEFT_ERR_LINK = 12,      /* an import is missing or has the wrong type */
+    WEFT_ERR_TRAP = 13,      /* execution trapped (see weft_error.trap) */
+    WEFT_ERR_EXIT = 14,      /* the guest asked to exit (WASI proc_exit);
+                                weft_error.exit_code holds the code */
+    WEFT_ERR_NOMEM = 20,     /* out of memory, or a resource limit */
+    WEFT_ERR_LIMIT = 21,     /* a configured limit was exceeded */
+    WEFT_ERR_MISUSE = 30,    /* the API was called wrongly (bad argument) */
+    WEFT_ERR_NOT_FOUND = 31, /* a name or index does not exist */
+    WEFT_ERR_IO = 32,        /* reading a file failed */
+} weft_status;
+
+/* Why an execution trapped. The message of each is the spec's wording. */
+typedef enum weft_trap {
+    WEFT_TRAP_NONE = 0,
+    WEFT_TRAP_UNREACHABLE,          /* "unreachable" */
+    WEFT_TRAP_MEM_OOB,              /* "out of bounds memory access" */
+    WEFT_TRAP_TABLE_OOB,            /* "out of bounds table access" */
+    WEFT_TRAP_INDIRECT_OOB,         /* "undefined element" */
+    WEFT_TRAP_INDIRECT_NULL,        /* "uninitialized element" */
+    WEFT_TRAP_INDIRECT_TYPE,        /* "indirect call type mismatch" */
+    WEFT_TRAP_DIV_ZERO,             /* "integer divide by zero" */
+    WEFT_TRAP_INT_OVERFLOW,         /* "integer overflow" */
+    WEFT_TRAP_BAD_CONVERSION,       /* "invalid conversion to integer" */
+    WEFT_TRAP_STACK_EXHAUSTED,      /* "call stack exhausted" */
+    WEFT_TRAP_NULL_REF,             /* "null reference" (reserved) */
+    WEFT_TRAP_UNALIGNED_ATOMIC,     /* "unaligned atomic" */
+    WEFT_TRAP_EXPECTED_SHARED,      /* "expected shared memory" */
+    WEFT_TRAP_HOST,                 /* a host function reported a trap */
+    WEFT_TRAP_STOPPED,              /* execution stopped on request */
+    WEFT_TRAP_COUNT_
+} weft_trap;
+
+/* The spec's message for a trap kind ("integer divide by zero", ...). */
+WEFT_API const char *weft_trap_message(weft_trap trap);
+
+/* One frame of a trap backtrace, innermost first. */
+typedef struct weft_frame {
+    uint32_t func_index; /* function index in its module */
+    uint32_t offset;     /* byte offset of the instruction in the module */
+    const struct weft_module *module; /* borrowed; NULL for host frames */
+} weft_frame;
+
+#define WEFT_ERROR_MESSAGE_MAX 512
+#define WEFT_BACKTRACE_MAX 32
+
+/* Filled by every fallible call given a non-NULL pointer. Caller-owned. */
+typedef struct weft_error {
+    weft_status status;
+    weft_trap trap;          /* for WEFT_ERR_TRAP */
+    int32_t exit_code;       /* for WEFT_ERR_EXIT */
+    uint32_t func_index;     /* where it applies, else UINT32_MAX */
+    uint32_t offset;         /* byte offset in the module, else UINT32_MAX */
+    uint32_t frame_count;    /* backtrace frames recorded (<= MAX) */
+    uint32_t frames_dropped; /* frames beyond WEFT_BACKTRACE_MAX */
+    weft_frame frames[WEFT_BACKTRACE_MAX];
+    char message[WEFT_ERROR_MESSAGE_MAX];
+} weft_error;
+
+/* Human-readable name of a status ("malformed module", "trap", ...). */
+WEFT_API const char *weft_status_name(weft_status status);
+
+/* ------------------------------------------------------------------------
+ * Types. Value types use the binary format's codes.
+ * ------------------------------------------------------------------------ */
+typedef uint8_t weft_valtype;
+#define WEFT_I32 0x7F
+#define WEFT_I64 0x7E
+#define WEFT_F32 0x7D
+#define WEFT_F64 0x7C
+#define WEFT_V128 0x7B
+#define WEFT_FUNCREF 0x70
+#define WEFT_EXTERNREF 0x6F
+
+/* The text name of a value type ("i32", "funcref", ...). */
+WEFT_API const char *weft_valtype_name(weft_valtype t);
+
+typedef struct weft_functype {
+    uint32_t nparams;
+    uint32_t nresults;
+    const weft_valtype *params;  /* borrowed */
+    const weft_valtype *results; /* borrowed */
+} weft_functype;
+
+typedef struct weft_limits {
+    uint64_t min;
+    uint64_t max;    /* meaningful only when has_max */
+    bool has_max;
+    bool shared;     /* memories only (threads proposal) */
+} weft_limits;
+
+typedef enum weft_extern_kind {
+    WEFT_EXTERN_FUNC = 0,
+    WEFT_EXTERN_TABLE = 1,
+    WEFT_EXTERN_MEMORY = 2,
+    WEFT_EXTERN_GLOBAL = 3,
+} weft_extern_kind;
+
+/* The type of an import or export. Pointers are borrowed from the module. */
+typedef struct weft_externtype {
+    weft_extern_kind kind;
+    weft_functype func;           /* WEFT_EXTERN_FUNC */
+    weft_valtype table_elem;      /* WEFT_EXTERN_TABLE */
+    weft_limits limits;           /* tables (elements) and memories (pages) */
+    weft_valtype global_type;     /* WEFT_EXTERN_GLOBAL */
+    bool global_mutable;
+} weft_externtype;
+
+/* ------------------------------------------------------------------------
+ * Values. Floats are carried as bit patterns so NaN payloads survive.
+ * ------------------------------------------------------------------------ */
+typedef struct weft_func weft_func;
+
+typedef struct weft_val {
+    weft_valtype type;
+    union {
+        int32_t i32;
+        int64_t i64;
+        uint32_t f32_bits;
+        uint64_t f64_bits;
+        weft_func *func;   /* funcref; NULL is ref.null func */
+        void *externref;   /* externref; NULL is ref.null extern */
+        uint64_t bits;
+    } of;
+} weft_val;
+
+/* ------------------------------------------------------------------------
+ * Engine.
+ * ------------------------------------------------------------------------ */
+typedef struct weft_config {
+    /* Bytes of operand/frame stack per execution. 0 = default (8 MiB). */
+    uint64_t max_stack_bytes;
+    /* Maximum nesting of wasm calls per execution. 0 = default (100000). */
+    uint32_t max_call_depth;
+    /* Upper bound on any linear memory, in bytes. 0 = no bound beyond the
+       module's own maximum (4 GiB for 32-bit memories). */
+    uint64_t max_memory_bytes;
+} weft_config;
+
+typedef struct weft_engine weft_engine;
+
+/* Creates an engine. `config` is copied; NULL means defaults.
+   Returns NULL only when out of memory. Thread-safe. */
+WEFT_API weft_engine *weft_engine_new(const weft_config *config);
+/* Frees the engine. Every module, store and exec made with it must be freed
+   first. Accepts NULL. */
+WEFT_API void weft_engine_free(weft_engine *engine);
+
+/* ------------------------------------------------------------------------
+ * Modules: decode + validate + compile, once; then shared read-only.
+ * ------------------------------------------------------------------------ */
+typedef struct weft_module weft_module;
+
+/* Decodes, validates and compiles `bytes` (copied; the caller keeps them).
+   On success *out is a new module with one reference. On failure returns
+   WEFT_ERR_MALFORMED, WEFT_ERR_INVALID or WEFT_ERR_NOMEM, *out is NULL and
+   err says why and where (byte offset, function index). Thread-safe. */
+WEFT_API weft_status weft_module_load(weft_engine *engine, const uint8_t *bytes,
+                                      size_t len, weft_module **out,
+                                      weft_error *err);
+/* Reads a file and loads it as above; WEFT_ERR_IO if it cannot be read. */
+WEFT_API weft_status weft_module_load_file(weft_engine *engine, const char *path,
+                                           weft_module **out, weft_error *err);
+/* Adds a reference. Thread-safe. */
+WEFT_API weft_module *weft_module_retain(weft_module *module);
+/* Drops a reference; the last one frees the module. Instances hold their own
+   reference, so a module may be released while its instances live.
+   Accepts NULL. Thread-safe. */
+WEFT_API void weft_module_release(weft_module *module);
+
+/* Imports and exports, in module order. Strings and types are borrowed from
+   the module and live as long as it does. */
+WEFT_API uint32_t weft_module_import_count(const weft_module *module);
+WEFT_API weft_status weft_module_import(const weft_module *module, uint32_t index,
+                                        const char **module_name, const char **name,
+                                        weft_externtype *type);
+WEFT_API uint32_t weft_module_export_count(const weft_module *module);
+WEFT_API weft_status weft_module_export(const weft_module *module, uint32_t index,
+                                        const char **name, weft_externtype *type);
+/* The function's name from the name section, or NULL. Borrowed. */
+WEFT_API const char *weft_module_func_name(const weft_module *module,
+                                           uint32_t func_index);
+
+/* ------------------------------------------------------------------------
+ * Stores and the objects in them.
+ * ------------------------------------------------------------------------ */
+typedef struct weft_store weft_store;
+typedef struct weft_instance weft_instance;
+typedef struct weft_table weft_table;
+typedef struct weft_memory weft_memory;
+typedef struct weft_global weft_global;
+
+/* Creates an empty store. NULL when out of memory. */
+WEFT_API weft_store *weft_store_new(weft_engine *engine);
+/* Frees the store and everything in it (instances, host functions, tables,
+   memories, globals). No execution may be running in it. Accepts NULL. */
+WEFT_API void weft_store_free(weft_store *store);
+
+typedef struct weft_extern {
+    weft_extern_kind kind;
+    union {
+        weft_func *func;
+        weft_table *table;
+        weft_memory *memory;
+        weft_global *global;
+    } of;
+} weft_extern;
+
+/* Passed to host functions: who is calling. Valid only during the call. */
+typedef struct weft_caller weft_caller;
+/* The calling instance's memory 0, or NULL if it has none. */
+WEFT_API weft_memory *weft_caller_memory(weft_caller *caller);
+/* The calling instance (NULL when the host calls a host function directly). */
+WEFT_API weft_instance *weft_caller_instance(weft_caller *caller);
+/* Sets the message of the trap a host function is about to return
+   (printf-style). The host function then returns WEFT_ERR_TRAP. */
+WEFT_API void weft_caller_trap(weft_caller *caller, const char *fmt, ...);
+/* Asks the program to exit with `code` (WASI proc_exit); the host function
+   then returns WEFT_ERR_EXIT. */
+WEFT_API void weft_caller_exit(weft_caller *caller, int32_t code);
+
+/* A host function. `args` holds type->nparams values, `results` has room for
+   type->nresults values, to be filled with the right types. Return WEFT_OK,
+   or WEFT_ERR_TRAP (after weft_caller_trap) to trap, or WEFT_ERR_EXIT (after
+   weft_caller_exit) to end the program. */
+typedef weft_status (*weft_host_fn)(weft_caller *caller, void *env,
+                                    const weft_val *args, weft_val *results);
+
+/* Makes a host function in `store`. The type is copied. `env` is passed to
+   every call; `finalizer` (may be NULL) is called with env when the store is
+   freed. Returns NULL when out of memory. */
+WEFT_API weft_func *weft_func_new(weft_store *store, const weft_functype *type,
+                                  weft_host_fn fn, void *env,
+                                  void (*finalizer)(void *env));
+/* The function's type; pointers borrowed from the function. */
+WEFT_API weft_functype weft_func_type(const weft_func *func);
+
+/* Host-made tables, memories and globals, owned by the store.
+   Return WEFT_ERR_MISUSE for bad limits/types, WEFT_ERR_NOMEM when out of
+   memory. Memory limits are in 64 KiB pages. */
+WEFT_API weft_status weft_table_new(weft_store *store, weft_valtype elem,
+                                    weft_limits limits, weft_table **out,
+                                    weft_error *err);
+WEFT_API weft_status weft_memory_new(weft_store *store, weft_limits limits,
+                                     weft_memory **out, weft_error *err);
+WEFT_API weft_status weft_global_new(weft_store *store, weft_val value,
+                                     bool mutable_, weft_global **out,
+                                     weft_error *err);
+
+/* Memory access. The data pointer stays valid for the memory's whole life:
+   memories never move (they are reserved up front and grow in place).
+   Size is in bytes. Grow is in pages; *old_pages gets the previous size.
+   Grow fails with WEFT_ERR_LIMIT past the maximum. For shared memories
+   these may be called from any thread. */
+WEFT_API uint8_t *weft_memory_data(weft_memory *mem);
+WEFT_API uint64_t weft_memory_size(const weft_memory *mem);
+WEFT_API weft_status weft_memory_grow(weft_memory *mem, uint64_t delta_pages,
+                                      uint64_t *old_pages);
+WEFT_API weft_limits weft_memory_limits(const weft_memory *mem);
+
+/* Tables. get/set fail with WEFT_ERR_NOT_FOUND out of bounds, set with
+   WEFT_ERR_MISUSE for a value of the wrong type. */
+WEFT_API uint32_t weft_table_size(const weft_table *table);
+WEFT_API weft_valtype weft_table_elem_type(const weft_table *table);
+WEFT_API weft_status weft_table_get(const weft_table *table, uint32_t index,
+                                    weft_val *out);
+WEFT_API weft_status weft_table_set(weft_table *table, uint32_t index,
+                                    weft_val value);
+WEFT_API weft_status weft_table_grow(weft_table *table, uint32_t delta,
+                                     weft_val init, uint32_t *old_size);
+
+/* Globals. set fails with WEFT_ERR_MISUSE on an immutable global or a value
+   of the wrong type. */
+WEFT_API weft_val weft_global_get(const weft_global *global);
+WEFT_API weft_status weft_global_set(weft_global *global, weft_val value);
+WEFT_API bool weft_global_mutable(const weft_global *global);
+
+/* ------------------------------------------------------------------------
+ * Instances.
+ * ------------------------------------------------------------------------ */
+
+/* Instantiates `module` in `store` with `imports` given in the module's
+   import order (exactly weft_module_import_count of them). Checks each
+   import's kind and type (WEFT_ERR_LINK with the import's name and both
+   types), allocates globals, tables and memories, applies element and data
+   segments in the spec's order and runs the start function. If a segment is
+   out of bounds or the start function traps, returns WEFT_ERR_TRAP; the
+   instance is then not returned, but effects on imported tables and
+   memories remain, as the spec says. The instance is owned by the store. */
+WEFT_API weft_status weft_instance_new(weft_store *store, weft_module *module,
+                                       const weft_extern *imports,
+                                       uint32_t nimports, weft_instance **out,
+                                       weft_error *err);
+/* The module the instance was made from (borrowed). */
+WEFT_API weft_module *weft_instance_module(const weft_instance *inst);
+/* Looks an export up by name. WEFT_ERR_NOT_FOUND if absent. */
+WEFT_API weft_status weft_instance_export(weft_instance *inst, const char *name,
+                                          weft_extern *out);
+/* Convenience: the exported function `name`, or NULL. */
+WEFT_API weft_func *weft_instance_func(weft_instance *inst, const char *name);
+
+/* A linker resolves imports by module and name. It borrows the externs
+   defined in it; they must belong to the linker's store. */
+typedef struct weft_linker weft_linker;
+WEFT_API weft_linker *weft_linker_new(weft_store *store);
+WEFT_API void weft_linker_free(weft_linker *linker);
+/* Defines (module, name) -> extern. Names are copied. A later definition of
+   the same pair replaces the earlier one. */
+WEFT_API weft_status weft_linker_define(weft_linker *linker, const char *module,
+                                        const char *name, weft_extern ext);
+/* Defines every export of `inst` under the module name `module`. */
+WEFT_API weft_status weft_linker_define_instance(weft_linker *linker,
+                                                 const char *module,
+                                                 weft_instance *inst);
+/* Resolves every import of `module` (WEFT_ERR_LINK naming the first one that
+   is missing: "unknown import: env.foo") and calls weft_instance_new. */
+WEFT_API weft_status weft_linker_instantiate(weft_linker *linker,
+                                             weft_module *module,
+                                             weft_instance **out,
+                                             weft_error *err);
+
+/* ------------------------------------------------------------------------
+ * Calls and executions.
+ * ------------------------------------------------------------------------ */
+
+/* Calls `func` with `nargs` arguments of its parameter types and stores its
+   results in `results` (room for `nresults`, which must equal the type's).
+   Runs to completion on the calling thread. Returns WEFT_OK, WEFT_ERR_TRAP
+   (err has the trap, message and backtrace), WEFT_ERR_EXIT, or
+   WEFT_ERR_MISUSE for wrong argument counts or types. */
+WEFT_API weft_status weft_func_call(weft_func *func, const weft_val *args,
+                                    size_t nargs, weft_val *results,
+                                    size_t nresults, weft_error *err);
+
+/* An execution: a call that can be paused at a safe point and resumed,
+   possibly on another OS thread. Its frames and operands live in memory it
+   owns, never on the C stack. Use from one thread at a time, except
+   weft_exec_request, which any thread may call at any time. */
+typedef struct weft_exec weft_exec;
+
+/* Makes an execution context for calls into `store`. NULL when out of memory. */
+WEFT_API weft_exec *weft_exec_new(weft_store *store);
+WEFT_API void weft_exec_free(weft_exec *exec);
+/* Prepares a call of `func` with `args` (copied). The call runs on the next
+   weft_exec_run. WEFT_ERR_MISUSE if the arguments do not match the type, or
+   if a call is already in progress. */
+WEFT_API weft_status weft_exec_start(weft_exec *exec, weft_func *func,
+                                     const weft_val *args, size_t nargs);
+/* Runs (or resumes) the prepared call. Returns WEFT_OK when it finished
+   (results via weft_exec_results), WEFT_SUSPENDED when paused by
+   WEFT_ATTN_SUSPEND (call weft_exec_run again to resume), or an error. */
+WEFT_API weft_status weft_exec_run(weft_exec *exec, weft_error *err);
+/* Copies the results of the finished call. */
+WEFT_API weft_status weft_exec_results(weft_exec *exec, weft_val *results,
+                                       size_t nresults);
+
+/* Requests for a running execution, set in its attention word. The
+   interpreter looks at the word at every function entry and loop back-edge. */
+#define WEFT_ATTN_SUSPEND 0x1u /* pause at the next safe point; resumable */
+#define WEFT_ATTN_STOP 0x2u    /* end with trap WEFT_TRAP_STOPPED */
+/* Sets request bits. Safe from any thread, at any time, also while the
+   execution runs on another thread. The bits are cleared when honoured. */
+WEFT_API void weft_exec_request(weft_exec *exec, uint32_t bits);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WEFT_H */

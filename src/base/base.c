@@ -1,0 +1,236 @@
+/* base.c — errors, allocation, the byte reader. */
+#include "base.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+static void base_vfill(weft_error *err, weft_status status, uint32_t func_index,
+                       uint32_t offset, const char *fmt, va_list ap) {
+    if (!err) return;
+    err->status = status;
+    err->trap = WEFT_TRAP_NONE;
+    err->exit_code = 0;
+    err->func_index = func_index;
+    err->offset = offset;
+    err->frame_count = 0;
+    err->frames_dropped = 0;
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+}
+
+weft_status base_fail(weft_error *err, weft_status status, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    base_vfill(err, status, UINT32_MAX, UINT32_MAX, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+weft_status base_fail_at(weft_error *err, weft_status status, uint32_t func_index,
+                         uint32_t offset, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    base_vfill(err, status, func_index, offset, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+void base_error_clear(weft_error *err) {
+    if (!err) return;
+    err->status = WEFT_OK;
+    err->trap = WEFT_TRAP_NONE;
+    err->exit_code = 0;
+    err->func_index = UINT32_MAX;
+    err->offset = UINT32_MAX;
+    err->frame_count = 0;
+    err->frames_dropped = 0;
+    err->message[0] = 0;
+}
+
+void *base_calloc(size_t n, size_t size) {
+    if (n == 0 || size == 0) return calloc(1, 1);
+    return calloc(n, size);
+}
+
+void *base_reallocarray(void *p, size_t n, size_t size) {
+    if (size && n > SIZE_MAX / size) return NULL;
+    return realloc(p, n * size ? n * size : 1);
+}
+
+char *base_strndup(const char *s, size_t n) {
+    char *d = malloc(n + 1);
+    if (!d) return NULL;
+    memcpy(d, s, n);
+    d[n] = 0;
+    return d;
+}
+
+bool base_vec_reserve(void **data, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap) return true;
+    size_t ncap = *cap ? *cap * 2 : 8;
+    while (ncap < need) ncap *= 2;
+    void *p = base_reallocarray(*data, ncap, elem);
+    if (!p) return false;
+    *data = p;
+    *cap = ncap;
+    return true;
+}
+
+bool base_read_u8(base_reader *r, uint8_t *out) {
+    if (r->p >= r->end) {
+        r->why = "unexpected end";
+        return false;
+    }
+    *out = *r->p++;
+    return true;
+}
+
+bool base_read_bytes(base_reader *r, size_t n, const uint8_t **out) {
+    if ((size_t)(r->end - r->p) < n) {
+        r->why = "unexpected end";
+        return false;
+    }
+    *out = r->p;
+    r->p += n;
+    return true;
+}
+
+bool base_read_uleb(base_reader *r, unsigned bits, uint64_t *out) {
+    uint64_t result = 0;
+    unsigned shift = 0;
+    unsigned max_bytes = (bits + 6) / 7;
+    for (unsigned i = 0;; i++) {
+        if (r->p >= r->end) {
+            r->why = "unexpected end";
+            return false;
+        }
+        uint8_t b = *r->p++;
+        if (i == max_bytes - 1) {
+            /* Last permitted byte: no continuation, and the bits beyond
+               `bits` must be zero. */
+            if (b & 0x80) {
+                r->why = "integer representation too long";
+                return false;
+            }
+            unsigned used = bits - shift; /* value bits this byte may carry */
+            if (used < 7 && (b >> used) != 0) {
+                r->why = "integer too large";
+                return false;
+            }
+        }
+        result |= (uint64_t)(b & 0x7f) << shift;
+        shift += 7;
+        if (!(b & 0x80)) break;
+    }
+    *out = result;
+    return true;
+}
+
+bool base_read_sleb(base_reader *r, unsigned bits, int64_t *out) {
+    uint64_t result = 0;
+    unsigned shift = 0;
+    unsigned max_bytes = (bits + 6) / 7;
+    uint8_t b;
+    for (unsigned i = 0;; i++) {
+        if (r->p >= r->end) {
+            r->why = "unexpected end";
+            return false;
+        }
+        b = *r->p++;
+        if (i == max_bytes - 1) {
+            if (b & 0x80) {
+                r->why = "integer representation too long";
+                return false;
+            }
+            /* The unused high bits of the last byte must all equal the sign
+               bit of the value (bit `bits - 1`). */
+            unsigned used = bits - shift;
+            if (used < 7) {
+                int8_t sb = (int8_t)(b << 1) >> 1; /* sign-extend 7 bits */
+                int8_t top = (int8_t)(sb >> (used - 1));
+                if (top != 0 && top != -1) {
+                    r->why = "integer too large";
+                    return false;
+                }
+            }
+        }
+        result |= (uint64_t)(b & 0x7f) << shift;
+        shift += 7;
+        if (!(b & 0x80)) break;
+    }
+    if (shift < 64 && (b & 0x40)) result |= ~(uint64_t)0 << shift;
+    *out = (int64_t)result;
+    return true;
+}
+
+bool base_read_f32(base_reader *r, uint32_t *bits) {
+    const uint8_t *p;
+    if (!base_read_bytes(r, 4, &p)) return false;
+    *bits = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    return true;
+}
+
+bool base_read_f64(base_reader *r, uint64_t *bits) {
+    const uint8_t *p;
+    if (!base_read_bytes(r, 8, &p)) return false;
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
+    *bits = v;
+    return true;
+}
+
+bool base_utf8_valid(const uint8_t *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        uint8_t c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len;
+        uint32_t cp, min;
+        if ((c & 0xE0) == 0xC0) { len = 2; cp = c & 0x1F; min = 0x80; }
+        else if ((c & 0xF0) == 0xE0) { len = 3; cp = c & 0x0F; min = 0x800; }
+        else if ((c & 0xF8) == 0xF0) { len = 4; cp = c & 0x07; min = 0x10000; }
+        else return false;
+        if (n - i < len) return false;
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xC0) != 0x80) return false;
+            cp = cp << 6 | (s[i + k] & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+        i += len;
+    }
+    return true;
+}
+
+weft_status base_read_file(const char *path, uint8_t **out, size_t *len, weft_error *err) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return base_fail(err, WEFT_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    uint8_t *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            size_t ncap = cap ? cap * 2 : 65536;
+            uint8_t *nb = realloc(buf, ncap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return base_fail(err, WEFT_ERR_NOMEM, "out of memory reading %s", path);
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    if (ferror(f)) {
+        free(buf);
+        fclose(f);
+        return base_fail(err, WEFT_ERR_IO, "cannot read %s", path);
+    }
+    fclose(f);
+    *out = buf;
+    *len = n;
+    return WEFT_OK;
+}

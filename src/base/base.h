@@ -1,0 +1,90 @@
+/*
+ * base.h — what every layer shares: errors, growable arrays, the byte reader
+ * (LEB128, UTF-8), and small helpers. libc only.
+ */
+#ifndef WEFT_BASE_H
+#define WEFT_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "weft.h"
+
+#define BASE_INTERNAL __attribute__((visibility("hidden")))
+#define BASE_UNUSED(x) ((void)(x))
+#define BASE_LIKELY(x) __builtin_expect(!!(x), 1)
+#define BASE_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* The engine: configuration only, read-only after creation (so every thread
+   may read it). Defaults are applied by weft_engine_new. */
+struct weft_engine {
+    weft_config config;
+};
+
+/* Fills `err` (if non-NULL): status, printf-style message, no location.
+   Returns `status` so callers can write `return base_fail(err, ...)`. */
+weft_status base_fail(weft_error *err, weft_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Same, with a byte offset and function index (UINT32_MAX when unknown). */
+weft_status base_fail_at(weft_error *err, weft_status status, uint32_t func_index,
+                         uint32_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* Resets `err` to "no error". */
+void base_error_clear(weft_error *err);
+
+/* Allocation: plain malloc family; callers check for NULL. calloc with an
+   overflow check on n * size. */
+void *base_calloc(size_t n, size_t size);
+void *base_reallocarray(void *p, size_t n, size_t size);
+char *base_strndup(const char *s, size_t n);
+
+/* Growable array: `BASE_VEC(T) v = {0}; if (!BASE_VEC_PUSH(v, x)) oom;` */
+#define BASE_VEC(T) struct { T *data; size_t len, cap; }
+#define BASE_VEC_RESERVE(v, n) \
+    base_vec_reserve((void **)&(v).data, &(v).cap, (v).len + (n), sizeof(*(v).data))
+#define BASE_VEC_PUSH(v, x) \
+    (BASE_VEC_RESERVE(v, 1) ? ((v).data[(v).len++] = (x), true) : false)
+#define BASE_VEC_FREE(v) (free((v).data), (v).data = NULL, (v).len = (v).cap = 0)
+bool base_vec_reserve(void **data, size_t *cap, size_t need, size_t elem);
+
+/* A cursor over bytes of a module. `base` is the start of the whole module so
+   offsets in errors are module offsets. Reads never go past `end`; a failed
+   read returns false and leaves the reason in `why` (a static string). */
+typedef struct base_reader {
+    const uint8_t *base;
+    const uint8_t *p;
+    const uint8_t *end;
+    const char *why;
+} base_reader;
+
+static inline uint32_t base_reader_offset(const base_reader *r) {
+    return (uint32_t)(r->p - r->base);
+}
+bool base_read_u8(base_reader *r, uint8_t *out);
+bool base_read_bytes(base_reader *r, size_t n, const uint8_t **out);
+/* Unsigned/signed LEB128 of at most `bits` bits (binary format §5.2.2):
+   too long ("integer representation too long") or unused bits set
+   ("integer too large") fail. */
+bool base_read_uleb(base_reader *r, unsigned bits, uint64_t *out);
+bool base_read_sleb(base_reader *r, unsigned bits, int64_t *out);
+static inline bool base_read_u32(base_reader *r, uint32_t *out) {
+    uint64_t v;
+    if (!base_read_uleb(r, 32, &v)) return false;
+    *out = (uint32_t)v;
+    return true;
+}
+bool base_read_f32(base_reader *r, uint32_t *bits);
+bool base_read_f64(base_reader *r, uint64_t *bits);
+
+/* True when the n bytes at s are valid UTF-8 (no overlongs, no surrogates,
+   nothing above U+10FFFF). */
+bool base_utf8_valid(const uint8_t *s, size_t n);
+
+/* Reads a whole file into a malloc'd buffer. */
+weft_status base_read_file(const char *path, uint8_t **out, size_t *len, weft_error *err);
+
+#endif

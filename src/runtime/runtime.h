@@ -1,0 +1,106 @@
+/*
+ * runtime.h — the objects a store owns and an interpreter touches:
+ * functions, memories, tables, globals and instances.
+ *
+ * Ownership: everything here is owned by its weft_store and freed with it.
+ * An instance borrows its module through a counted reference.
+ *
+ * Thread safety: non-shared objects belong to one thread at a time (the one
+ * using the store). A shared memory's size is read and written atomically
+ * and it grows under its lock; its data never moves.
+ */
+#ifndef WEFT_RUNTIME_H
+#define WEFT_RUNTIME_H
+
+#include <pthread.h>
+
+#include "../module/module.h"
+
+#define RT_PAGE_SIZE 65536u
+#define RT_MAX_PAGES 65536u        /* 32-bit memories: 4 GiB */
+#define RT_MAX_TABLE_SIZE 10000000u /* implementation limit on table size */
+
+struct weft_store {
+    weft_engine *engine;
+    pthread_mutex_t lock; /* guards the lists below (threads add instances) */
+    BASE_VEC(weft_instance *) instances;
+    BASE_VEC(weft_func *) funcs;       /* host functions */
+    BASE_VEC(weft_table *) tables;     /* host-made and instance-made */
+    BASE_VEC(weft_memory *) memories;
+    BASE_VEC(weft_global *) globals;
+};
+
+struct weft_func {
+    const mod_functype *type;     /* module's type, or &own_type for hosts */
+    weft_instance *inst;          /* wasm function: its instance */
+    const struct cmp_func *code;  /* wasm function: compiled code */
+    uint32_t index;               /* wasm function: index in its module */
+    weft_host_fn host;            /* host function (code == NULL) */
+    void *env;
+    void (*finalizer)(void *env);
+    weft_store *store;
+    mod_functype own_type;        /* host function: owned copy of its type */
+};
+
+struct weft_memory {
+    uint8_t *data;                /* reserved once, never moves */
+    _Atomic uint64_t size;        /* current size in bytes */
+    uint64_t reserved;            /* bytes of address space reserved */
+    uint64_t max_pages;           /* effective maximum (limits and engine) */
+    weft_limits limits;           /* as declared, in pages */
+    pthread_mutex_t grow_lock;    /* serialises growth */
+    weft_store *store;
+};
+
+struct weft_table {
+    weft_valtype elem;
+    uint32_t size;
+    uint32_t max;                 /* effective maximum */
+    weft_limits limits;           /* as declared */
+    void **elems;                 /* weft_func* (funcref) or host pointer */
+    weft_store *store;
+};
+
+struct weft_global {
+    weft_valtype type;
+    bool mut;
+    uint64_t value;               /* bits, as in an operand slot */
+    weft_store *store;
+};
+
+struct weft_instance {
+    weft_module *module;          /* counted reference */
+    weft_store *store;
+    weft_func **funcs;            /* module->nfuncs: imports then own */
+    weft_func *own_funcs;         /* the own functions' objects */
+    weft_table **tables;          /* module->ntables */
+    weft_memory **mems;           /* module->nmems */
+    weft_global **globals;        /* module->nglobals */
+    weft_memory *mem0;            /* mems[0] or NULL, for the interpreter */
+    /* Element segment instances (§4.2.12): evaluated references; a dropped
+       segment has length 0. */
+    void ***elem_refs;            /* module->nelems arrays */
+    uint32_t *elem_len;
+    /* Data segment instances: bytes stay in the module; dropped = length 0. */
+    uint32_t *data_len;
+};
+
+/* Grows `mem` by `delta` pages. Returns the old size in pages, or -1 if the
+   result would pass the maximum or memory cannot be committed (§4.4.7). */
+int64_t rt_memory_grow(weft_memory *mem, uint64_t delta);
+/* Grows `t` by `delta` elements set to `init`. Returns the old size or -1. */
+int64_t rt_table_grow(weft_table *t, uint32_t delta, void *init);
+
+/* Evaluates a constant expression in `inst` (globals already set up). */
+uint64_t rt_eval_const(const weft_instance *inst, const mod_constexpr *e);
+
+/* Memory and table creation for a store, used by instantiation and by the
+   public constructors. `limits` is the declared type; the engine's memory
+   cap applies. */
+weft_status rt_memory_create(weft_store *store, weft_limits limits,
+                             weft_memory **out, weft_error *err);
+weft_status rt_table_create(weft_store *store, weft_valtype elem,
+                            weft_limits limits, void *init,
+                            weft_table **out, weft_error *err);
+
+#endif

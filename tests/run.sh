@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runs every test suite against the build directory $1 (default build).
+# Each suite prints a closing line "N passed, N failed[, N skipped]"; this
+# script adds them up and prints the total last. Exits non-zero on any
+# failure, or if a suite crashed without its closing line.
+set -u
+BUILD=${1:-build}
+cd "$(dirname "$0")/.."
+total_pass=0 total_fail=0 total_skip=0 status=0
+
+run_suite() {
+    local name=$1; shift
+    echo "== $name"
+    local out rc
+    out=$("$@" 2>&1); rc=$?
+    printf '%s\n' "$out" | tail -n 40
+    local line
+    line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
+    if [ -z "$line" ]; then
+        echo "suite $name ended without a summary (exit $rc)"
+        total_fail=$((total_fail + 1)); status=1; return
+    fi
+    local p f s
+    p=$(sed -E 's/^([0-9]+) passed.*/\1/' <<<"$line")
+    f=$(sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/' <<<"$line")
+    s=$(sed -nE 's/.* ([0-9]+) skipped.*/\1/p' <<<"$line"); s=${s:-0}
+    total_pass=$((total_pass + p)); total_fail=$((total_fail + f)); total_skip=$((total_skip + s))
+    if [ "$rc" -ne 0 ] || [ "$f" -ne 0 ]; then status=1; fi
+}
+
+# Unit tests: each program is one test; exit 0 means pass.
+unit() {
+    local p=0 f=0
+    for t in "$BUILD"/tests/*; do
+        [ -x "$t" ] || continue
+        if "$t"; then p=$((p + 1)); else echo "FAIL $t"; f=$((f + 1)); fi
+    done
+    echo "$p passed, $f failed"
+    [ "$f" -eq 0 ]
+}
+
+run_suite unit unit
+run_suite spec "$BUILD/weft-spectest"
+for s in tests/*/run.sh; do
+    [ -f "$s" ] || continue
+    run_suite "$(basename "$(dirname "$s")")" bash "$s" "$BUILD"
+done
+
+echo "$total_pass passed, $total_fail failed, $total_skip skipped"
+exit $status
