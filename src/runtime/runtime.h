@@ -76,6 +76,7 @@ struct weft_instance {
     weft_table **tables;          /* module->ntables */
     weft_memory **mems;           /* module->nmems */
     weft_global **globals;        /* module->nglobals */
+    weft_global *own_globals;     /* the own globals' objects */
     weft_memory *mem0;            /* mems[0] or NULL, for the interpreter */
     /* Element segment instances (§4.2.12): evaluated references; a dropped
        segment has length 0. */
@@ -90,6 +91,12 @@ struct weft_instance {
 int64_t rt_memory_grow(weft_memory *mem, uint64_t delta);
 /* Grows `t` by `delta` elements set to `init`. Returns the old size or -1. */
 int64_t rt_table_grow(weft_table *t, uint32_t delta, void *init);
+
+/* Values in slot form (the convention of weft_global.value and operand
+   slots): i32 and f32 in the low 32 bits with the high bits zero, i64/f64
+   as is, references as pointer bits (0 = null). */
+uint64_t rt_val_to_bits(weft_val v);
+weft_val rt_val_from_bits(weft_valtype type, uint64_t bits);
 
 /* Evaluates a constant expression in `inst` (globals already set up). */
 uint64_t rt_eval_const(const weft_instance *inst, const mod_constexpr *e);

@@ -1,0 +1,88 @@
+/* global.c — globals (§4.2.9 global instances) and the slot form of values
+   they share with the interpreter. */
+#include "internal.h"
+
+uint64_t rt_val_to_bits(weft_val v) {
+    switch (v.type) {
+    case WEFT_I32: return (uint32_t)v.of.i32;
+    case WEFT_F32: return v.of.f32_bits;
+    case WEFT_I64: return (uint64_t)v.of.i64;
+    case WEFT_F64: return v.of.f64_bits;
+    case WEFT_FUNCREF: return (uint64_t)(uintptr_t)v.of.func;
+    case WEFT_EXTERNREF: return (uint64_t)(uintptr_t)v.of.externref;
+    }
+    return v.of.bits;
+}
+
+weft_val rt_val_from_bits(weft_valtype type, uint64_t bits) {
+    weft_val v;
+    memset(&v, 0, sizeof v);
+    v.type = type;
+    switch (type) {
+    case WEFT_I32: v.of.i32 = (int32_t)(uint32_t)bits; break;
+    case WEFT_F32: v.of.f32_bits = (uint32_t)bits; break;
+    case WEFT_I64: v.of.i64 = (int64_t)bits; break;
+    case WEFT_F64: v.of.f64_bits = bits; break;
+    case WEFT_FUNCREF: v.of.func = (weft_func *)(uintptr_t)bits; break;
+    case WEFT_EXTERNREF: v.of.externref = (void *)(uintptr_t)bits; break;
+    default: v.of.bits = bits; break;
+    }
+    return v;
+}
+
+void rt_global_destroy(weft_global *g) {
+    free(g);
+}
+
+/* A value the host may put in a global of `store`: a known type without
+   SIMD, and a function only from the same store. */
+static bool rt_global_val_ok(const weft_store *store, weft_val v) {
+    switch (v.type) {
+    case WEFT_I32: case WEFT_I64: case WEFT_F32: case WEFT_F64: case WEFT_EXTERNREF:
+        return true;
+    case WEFT_FUNCREF:
+        return !v.of.func || v.of.func->store == store;
+    }
+    return false;
+}
+
+weft_status weft_global_new(weft_store *store, weft_val value, bool mutable_,
+                            weft_global **out, weft_error *err) {
+    if (out) *out = NULL;
+    if (!store || !out) return base_fail(err, WEFT_ERR_MISUSE, "weft_global_new: NULL argument");
+    if (value.type == WEFT_FUNCREF && !rt_global_val_ok(store, value))
+        return base_fail(err, WEFT_ERR_MISUSE, "a global's function must belong to the same store");
+    if (!rt_global_val_ok(store, value))
+        return base_fail(err, WEFT_ERR_MISUSE, "a global cannot hold a value of type %s",
+                         weft_valtype_name(value.type));
+    weft_global *g = calloc(1, sizeof *g);
+    if (!g) return base_fail(err, WEFT_ERR_NOMEM, "out of memory allocating a global");
+    g->type = value.type;
+    g->mut = mutable_;
+    g->value = rt_val_to_bits(value);
+    g->store = store;
+    if (!rt_store_add_global(store, g)) {
+        free(g);
+        return base_fail(err, WEFT_ERR_NOMEM, "out of memory registering a global");
+    }
+    *out = g;
+    return WEFT_OK;
+}
+
+weft_val weft_global_get(const weft_global *global) {
+    if (!global) return (weft_val){0};
+    return rt_val_from_bits(global->type, global->value);
+}
+
+weft_status weft_global_set(weft_global *global, weft_val value) {
+    if (!global) return WEFT_ERR_MISUSE;
+    if (!global->mut) return WEFT_ERR_MISUSE;           /* immutable */
+    if (value.type != global->type) return WEFT_ERR_MISUSE;
+    if (!rt_global_val_ok(global->store, value)) return WEFT_ERR_MISUSE;
+    global->value = rt_val_to_bits(value);
+    return WEFT_OK;
+}
+
+bool weft_global_mutable(const weft_global *global) {
+    return global && global->mut;
+}

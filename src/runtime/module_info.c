@@ -1,0 +1,77 @@
+/* module_info.c — the public view of a module's imports, exports and
+   function names. Everything returned is borrowed from the module. */
+#include "internal.h"
+
+static weft_functype rt_public_functype(const mod_functype *t) {
+    weft_functype f;
+    f.nparams = t->nparams;
+    f.nresults = t->nresults;
+    f.params = t->params;
+    f.results = t->results;
+    return f;
+}
+
+uint32_t weft_module_import_count(const weft_module *module) {
+    return module ? module->nimports : 0;
+}
+
+weft_status weft_module_import(const weft_module *module, uint32_t index,
+                               const char **module_name, const char **name,
+                               weft_externtype *type) {
+    if (!module) return WEFT_ERR_MISUSE;
+    if (index >= module->nimports) return WEFT_ERR_NOT_FOUND;
+    const mod_import *imp = &module->imports[index];
+    if (module_name) *module_name = imp->module;
+    if (name) *name = imp->name;
+    if (type) {
+        memset(type, 0, sizeof *type);
+        type->kind = imp->kind;
+        switch (imp->kind) {
+        case WEFT_EXTERN_FUNC: type->func = rt_public_functype(&module->types[imp->type_index]); break;
+        case WEFT_EXTERN_TABLE:
+            type->table_elem = imp->table.elem;
+            type->limits = imp->table.limits;
+            break;
+        case WEFT_EXTERN_MEMORY: type->limits = imp->memory; break;
+        case WEFT_EXTERN_GLOBAL:
+            type->global_type = imp->global.type;
+            type->global_mutable = imp->global.mut;
+            break;
+        }
+    }
+    return WEFT_OK;
+}
+
+uint32_t weft_module_export_count(const weft_module *module) {
+    return module ? module->nexports : 0;
+}
+
+weft_status weft_module_export(const weft_module *module, uint32_t index,
+                               const char **name, weft_externtype *type) {
+    if (!module) return WEFT_ERR_MISUSE;
+    if (index >= module->nexports) return WEFT_ERR_NOT_FOUND;
+    const mod_export *x = &module->exports[index];
+    if (name) *name = x->name;
+    if (type) {
+        memset(type, 0, sizeof *type);
+        type->kind = x->kind;
+        switch (x->kind) {
+        case WEFT_EXTERN_FUNC: type->func = rt_public_functype(mod_func_type(module, x->index)); break;
+        case WEFT_EXTERN_TABLE:
+            type->table_elem = module->tables[x->index].elem;
+            type->limits = module->tables[x->index].limits;
+            break;
+        case WEFT_EXTERN_MEMORY: type->limits = module->mems[x->index]; break;
+        case WEFT_EXTERN_GLOBAL:
+            type->global_type = module->global_types[x->index].type;
+            type->global_mutable = module->global_types[x->index].mut;
+            break;
+        }
+    }
+    return WEFT_OK;
+}
+
+const char *weft_module_func_name(const weft_module *module, uint32_t func_index) {
+    if (!module || !module->func_names || func_index >= module->nfuncs) return NULL;
+    return module->func_names[func_index];
+}

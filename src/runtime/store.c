@@ -1,0 +1,76 @@
+/* store.c — the store: the owner of every instance and runtime object.
+   Objects are added under store->lock (wasi-threads instantiate into one
+   store from several OS threads) and freed all together with the store. */
+#include "internal.h"
+
+/* Used when a store is made without an engine. */
+static const weft_config rt_default_config = {
+    .max_stack_bytes = 8u << 20,
+    .max_call_depth = 100000u,
+    .max_memory_bytes = 0,
+};
+
+const weft_config *rt_store_config(const weft_store *store) {
+    return store && store->engine ? &store->engine->config : &rt_default_config;
+}
+
+weft_store *weft_store_new(weft_engine *engine) {
+    weft_store *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->engine = engine;
+    if (pthread_mutex_init(&s->lock, NULL) != 0) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void weft_store_free(weft_store *store) {
+    if (!store) return;
+    /* Instances first: they only borrow the objects below. */
+    for (size_t i = 0; i < store->instances.len; i++) rt_instance_destroy(store->instances.data[i]);
+    for (size_t i = 0; i < store->funcs.len; i++) rt_func_destroy(store->funcs.data[i]);
+    for (size_t i = 0; i < store->tables.len; i++) rt_table_destroy(store->tables.data[i]);
+    for (size_t i = 0; i < store->memories.len; i++) rt_memory_destroy(store->memories.data[i]);
+    for (size_t i = 0; i < store->globals.len; i++) rt_global_destroy(store->globals.data[i]);
+    BASE_VEC_FREE(store->instances);
+    BASE_VEC_FREE(store->funcs);
+    BASE_VEC_FREE(store->tables);
+    BASE_VEC_FREE(store->memories);
+    BASE_VEC_FREE(store->globals);
+    pthread_mutex_destroy(&store->lock);
+    free(store);
+}
+
+#define RT_STORE_ADD(store, list, obj)                  \
+    do {                                                \
+        pthread_mutex_lock(&(store)->lock);             \
+        bool ok_ = BASE_VEC_PUSH((store)->list, (obj)); \
+        pthread_mutex_unlock(&(store)->lock);           \
+        return ok_;                                     \
+    } while (0)
+
+bool rt_store_add_func(weft_store *store, weft_func *f) { RT_STORE_ADD(store, funcs, f); }
+bool rt_store_add_table(weft_store *store, weft_table *t) { RT_STORE_ADD(store, tables, t); }
+bool rt_store_add_memory(weft_store *store, weft_memory *m) { RT_STORE_ADD(store, memories, m); }
+bool rt_store_add_global(weft_store *store, weft_global *g) { RT_STORE_ADD(store, globals, g); }
+
+bool rt_store_adopt_instance(weft_store *store, weft_instance *inst,
+                             weft_table **tables, uint32_t ntables,
+                             weft_memory **mems, uint32_t nmems) {
+    bool ok = false;
+    pthread_mutex_lock(&store->lock);
+    /* Reserve room in every list first so the pushes below cannot fail. */
+    if (!BASE_VEC_RESERVE(store->instances, 1)) goto done;
+    if (!BASE_VEC_RESERVE(store->tables, ntables)) goto done;
+    if (!BASE_VEC_RESERVE(store->memories, nmems)) goto done;
+    for (uint32_t i = 0; i < ntables; i++)
+        if (tables[i]) store->tables.data[store->tables.len++] = tables[i];
+    for (uint32_t i = 0; i < nmems; i++)
+        if (mems[i]) store->memories.data[store->memories.len++] = mems[i];
+    store->instances.data[store->instances.len++] = inst;
+    ok = true;
+done:
+    pthread_mutex_unlock(&store->lock);
+    return ok;
+}
