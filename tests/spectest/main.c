@@ -1,0 +1,298 @@
+/*
+ * main.c — weft-spectest: runs wast2json spec scripts against libweft.
+ *
+ *   weft-spectest [-v] [--loose-text] [--skip FILE] [DIR_OR_JSON...]
+ *
+ * With no paths it runs $WEFT_SPEC_DIR, else ../shared/spec/core. A
+ * directory means every *.json in it, in name order. Prints one line per
+ * script and ends with "N passed, N failed, N skipped"; exits 1 if anything
+ * failed (a script that cannot be read or parsed counts as a failure), 2 on
+ * a usage error.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "spectest.h"
+
+#define DEFAULT_SPEC_DIR "../shared/spec/core"
+#define DEFAULT_SKIP_FILE "tests/spectest/skip.txt"
+#define DEFAULT_MAX_SHOWN 5
+
+typedef struct path_list {
+    char **items;
+    size_t count, cap;
+} path_list;
+
+static bool path_push(path_list *l, char *p)
+{
+    if (!p)
+        return false;
+    if (l->count == l->cap) {
+        size_t ncap = l->cap ? l->cap * 2 : 64;
+        char **n = realloc(l->items, ncap * sizeof *n);
+        if (!n) {
+            free(p);
+            return false;
+        }
+        l->items = n;
+        l->cap = ncap;
+    }
+    l->items[l->count++] = p;
+    return true;
+}
+
+static void path_list_free(path_list *l)
+{
+    for (size_t i = 0; i < l->count; i++)
+        free(l->items[i]);
+    free(l->items);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Adds the scripts that `arg` names: itself if a file, its *.json (sorted)
+   if a directory. false with a message printed if it cannot be read. */
+static bool collect(const char *arg, path_list *out)
+{
+    struct stat st;
+    if (stat(arg, &st) != 0) {
+        printf("%s: cannot open: %s\n", arg, strerror(errno));
+        return false;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        if (!path_push(out, strdup(arg))) {
+            printf("%s: out of memory\n", arg);
+            return false;
+        }
+        return true;
+    }
+    DIR *d = opendir(arg);
+    if (!d) {
+        printf("%s: cannot read the directory: %s\n", arg, strerror(errno));
+        return false;
+    }
+    path_list found = {0};
+    bool ok = true;
+    struct dirent *e;
+    size_t alen = strlen(arg);
+    bool slash = alen && arg[alen - 1] == '/';
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n <= 5 || strcmp(e->d_name + n - 5, ".json") != 0)
+            continue;
+        char *p = malloc(alen + n + 2);
+        if (p)
+            snprintf(p, alen + n + 2, "%s%s%s", arg, slash ? "" : "/", e->d_name);
+        if (!path_push(&found, p)) {
+            printf("%s: out of memory\n", arg);
+            ok = false;
+            break;
+        }
+    }
+    closedir(d);
+    if (ok && found.count == 0) {
+        printf("%s: no .json scripts in this directory\n", arg);
+        ok = false;
+    }
+    if (found.count)
+        qsort(found.items, found.count, sizeof *found.items, cmp_str);
+    for (size_t i = 0; i < found.count; i++) {
+        if (ok && !path_push(out, found.items[i])) {
+            printf("%s: out of memory\n", arg);
+            ok = false;
+        } else if (!ok) {
+            free(found.items[i]);
+        }
+    }
+    free(found.items);
+    return ok;
+}
+
+/* ---- The skip list ------------------------------------------------------ */
+
+const spec_skip *spec_skip_find(const spec_skiplist *skips, const char *json_path,
+                                unsigned long line)
+{
+    size_t plen = strlen(json_path);
+    for (size_t i = 0; i < skips->count; i++) {
+        const spec_skip *k = &skips->items[i];
+        if (k->line != line)
+            continue;
+        size_t flen = strlen(k->file);
+        if (flen > plen || strcmp(json_path + plen - flen, k->file) != 0)
+            continue;
+        if (flen == plen || json_path[plen - flen - 1] == '/')
+            return k;
+    }
+    return NULL;
+}
+
+static void skiplist_free(spec_skiplist *l)
+{
+    for (size_t i = 0; i < l->count; i++) {
+        free(l->items[i].file);
+        free(l->items[i].reason);
+    }
+    free(l->items);
+}
+
+/* Reads "FILE:LINE reason..." lines; '#' starts a comment line. FILE is
+   matched against the end of the script's path at a '/' boundary, so
+   "imports.json:310" matches every group's imports.json and
+   "threads/imports.json:310" only the threads one. */
+static bool skiplist_load(const char *path, bool must_exist, spec_skiplist *out)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        if (!must_exist && errno == ENOENT)
+            return true;
+        fprintf(stderr, "weft-spectest: cannot open the skip list %s: %s\n", path,
+                strerror(errno));
+        return false;
+    }
+    char line[4096];
+    unsigned long lineno = 0;
+    size_t cap = 0;
+    bool ok = true;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char *p = line;
+        p[strcspn(p, "\r\n")] = '\0';
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p || *p == '#')
+            continue;
+        size_t tok = strcspn(p, " \t");
+        char *reason = p + tok;
+        while (*reason == ' ' || *reason == '\t')
+            reason++;
+        p[tok] = '\0';
+        char *colon = strrchr(p, ':');
+        char *endp = NULL;
+        unsigned long ln = 0;
+        if (colon && colon != p && colon[1]) {
+            errno = 0;
+            ln = strtoul(colon + 1, &endp, 10);
+        }
+        if (!colon || colon == p || !endp || *endp || errno || ln == 0) {
+            fprintf(stderr, "%s:%lu: expected \"FILE:LINE reason\"\n", path, lineno);
+            ok = false;
+            break;
+        }
+        *colon = '\0';
+        if (out->count == cap) {
+            size_t ncap = cap ? cap * 2 : 16;
+            spec_skip *n = realloc(out->items, ncap * sizeof *n);
+            if (!n) {
+                ok = false;
+                break;
+            }
+            out->items = n;
+            cap = ncap;
+        }
+        spec_skip *k = &out->items[out->count];
+        k->file = strdup(p);
+        k->line = ln;
+        k->reason = strdup(*reason ? reason : "listed in the skip file");
+        if (!k->file || !k->reason) {
+            free(k->file);
+            free(k->reason);
+            fprintf(stderr, "weft-spectest: out of memory\n");
+            ok = false;
+            break;
+        }
+        out->count++;
+    }
+    fclose(f);
+    return ok;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: weft-spectest [-v] [--loose-text] [--skip FILE] [DIR_OR_JSON...]\n"
+            "  Runs wast2json spec scripts (default: $WEFT_SPEC_DIR, else %s).\n"
+            "  -v            print every failure, and every skip with its reason\n"
+            "  --loose-text  don't require the script's text in the messages of\n"
+            "                invalid, malformed and unlinkable modules\n"
+            "  --skip FILE   skip list, lines \"FILE:LINE reason\" (default %s)\n",
+            DEFAULT_SPEC_DIR, DEFAULT_SKIP_FILE);
+}
+
+int main(int argc, char **argv)
+{
+    spec_options opt = {false, false, DEFAULT_MAX_SHOWN};
+    const char *skip_path = NULL;
+    path_list args = {0};
+    bool opts_done = false;
+    int rc = 2;
+
+    /* The positional arguments are borrowed from argv; collect() copies. */
+    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+    size_t npaths = 0;
+    if (!paths)
+        return 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (opts_done || a[0] != '-' || !a[1]) {
+            paths[npaths++] = a;
+        } else if (strcmp(a, "--") == 0) {
+            opts_done = true;
+        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+            opt.verbose = true;
+        } else if (strcmp(a, "--loose-text") == 0) {
+            opt.loose_text = true;
+        } else if (strcmp(a, "--skip") == 0 && i + 1 < argc) {
+            skip_path = argv[++i];
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            free(paths);
+            return 0;
+        } else {
+            fprintf(stderr, "weft-spectest: unknown option %s\n", a);
+            usage(stderr);
+            free(paths);
+            return 2;
+        }
+    }
+    if (npaths == 0) {
+        const char *env = getenv("WEFT_SPEC_DIR");
+        paths[npaths++] = env && *env ? env : DEFAULT_SPEC_DIR;
+    }
+
+    spec_skiplist skips = {0};
+    weft_engine *engine = NULL;
+    spec_counts total = {0, 0, 0};
+    if (!skiplist_load(skip_path ? skip_path : DEFAULT_SKIP_FILE, skip_path != NULL,
+                       &skips))
+        goto out;
+
+    for (size_t i = 0; i < npaths; i++)
+        if (!collect(paths[i], &args))
+            total.failed++;
+
+    engine = weft_engine_new(NULL);
+    if (!engine) {
+        fprintf(stderr, "weft-spectest: cannot make an engine\n");
+        goto out;
+    }
+    for (size_t i = 0; i < args.count; i++)
+        spec_run_script(engine, &opt, &skips, args.items[i], &total);
+
+    printf("%lu passed, %lu failed, %lu skipped\n", total.passed, total.failed,
+           total.skipped);
+    rc = total.failed ? 1 : 0;
+out:
+    weft_engine_free(engine);
+    skiplist_free(&skips);
+    path_list_free(&args);
+    free(paths);
+    return rc;
+}
