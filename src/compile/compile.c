@@ -1,0 +1,1226 @@
+/*
+ * compile.c — validates function bodies (spec §3.3, using the algorithm of
+ * the spec's appendix "Validation Algorithm") and, in the same pass,
+ * translates them into the slot-addressed code of code.h.
+ *
+ * Why one pass: validation already tracks the operand stack's height and
+ * types, which is exactly what slot assignment needs; a second walk would
+ * redo that work.
+ *
+ * Translation in brief (docs/code-format.md has the details):
+ *  - stack position h is slot `base + h` (its "home"), base = locals + temps;
+ *  - local.get emits nothing: the stack entry just names the local's slot;
+ *    the entry is materialised (copied home) only when the local is written
+ *    while the entry lives, or at a control-flow boundary;
+ *  - an operation writing a value that local.set/tee stores right away is
+ *    retargeted to write the local directly;
+ *  - branches copy their values to the target label's home slots, then jump
+ *    to a resolved code position; no label search at run time.
+ */
+#include "code.h"
+
+#include <stdio.h>
+
+#define T_UNKNOWN 0 /* the bottom type of an unreachable stack */
+#define NO_SLOT UINT32_MAX
+
+typedef struct centry {
+    weft_valtype type;
+    uint32_t slot; /* where the value is: its home slot or a local's */
+} centry;
+
+enum { CTL_BLOCK, CTL_LOOP, CTL_IF, CTL_ELSE, CTL_FUNC };
+
+typedef struct ctl {
+    uint8_t kind;
+    bool unreachable;
+    uint32_t nparams, nresults;
+    const weft_valtype *params, *results;
+    uint32_t height;     /* operand stack height below the params */
+    uint32_t loop_pos;   /* loop: code position of the header */
+    uint32_t else_fix;   /* if: word to patch with the else position */
+    uint32_t temp_base;  /* if with params: saved copies for the else arm */
+    BASE_VEC(uint32_t) fixups; /* words to patch with the end position */
+} ctl;
+
+typedef struct compiler {
+    mod_module *m;
+    weft_error *err;
+    uint32_t func_index;
+    const mod_functype *type;
+    base_reader r;
+    uint32_t op_offset; /* module offset of the instruction being compiled */
+
+    uint32_t nlocals;
+    weft_valtype *local_types;
+    uint32_t ntemps, reserved_temps;
+    uint32_t base;       /* first operand-stack slot */
+    uint32_t max_height;
+
+    BASE_VEC(centry) stack;
+    BASE_VEC(ctl) ctls;
+    BASE_VEC(uint32_t) code;
+    BASE_VEC(uint32_t) pcmap;
+
+    /* The last emitted operation whose only effect is writing one slot:
+       position of its dst word and the code length right after it. */
+    uint32_t producer_dst, producer_end;
+    bool oom;
+} compiler;
+
+/* ------------------------------------------------------------------------
+ * Errors
+ * ------------------------------------------------------------------------ */
+
+#define FAIL_IF(cond, status, ...)                                                 \
+    do {                                                                           \
+        if (cond) return cmp_fail(c, status, __VA_ARGS__);                         \
+    } while (0)
+#define INVALID_IF(cond, ...) FAIL_IF(cond, WEFT_ERR_INVALID, __VA_ARGS__)
+#define TRY(expr)                                                                  \
+    do {                                                                           \
+        weft_status st_ = (expr);                                                  \
+        if (st_ != WEFT_OK) return st_;                                            \
+    } while (0)
+
+__attribute__((format(printf, 3, 4))) static weft_status cmp_fail(compiler *c, weft_status st,
+                                                                  const char *fmt, ...) {
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const char *name = c->m->func_names ? c->m->func_names[c->func_index] : NULL;
+    return base_fail_at(c->err, st, c->func_index, c->op_offset, "%s (function %u%s%s%s, offset 0x%x)",
+                        msg, c->func_index, name ? " <" : "", name ? name : "", name ? ">" : "",
+                        c->op_offset);
+}
+
+static weft_status cmp_oom(compiler *c) {
+    return base_fail(c->err, WEFT_ERR_NOMEM, "out of memory compiling function %u", c->func_index);
+}
+
+/* A failed read inside an instruction: "unexpected end" and friends. */
+static weft_status cmp_read_fail(compiler *c) {
+    return cmp_fail(c, WEFT_ERR_MALFORMED, "%s", c->r.why ? c->r.why : "unexpected end");
+}
+
+#define READ_U8(v) do { if (!base_read_u8(&c->r, (v))) return cmp_read_fail(c); } while (0)
+#define READ_U32(v) do { if (!base_read_u32(&c->r, (v))) return cmp_read_fail(c); } while (0)
+
+/* ------------------------------------------------------------------------
+ * Emission
+ * ------------------------------------------------------------------------ */
+
+static void emit(compiler *c, uint32_t w) {
+    if (!BASE_VEC_PUSH(c->code, w)) c->oom = true;
+}
+
+static void emit_op(compiler *c, uint32_t op) {
+    if (!BASE_VEC_RESERVE(c->pcmap, 2)) {
+        c->oom = true;
+        return;
+    }
+    c->pcmap.data[c->pcmap.len++] = (uint32_t)c->code.len;
+    c->pcmap.data[c->pcmap.len++] = c->op_offset;
+    emit(c, op);
+}
+
+static void emit_copy(compiler *c, uint32_t dst, uint32_t src) {
+    if (dst == src) return;
+    emit_op(c, CMP_COPY);
+    emit(c, dst);
+    emit(c, src);
+}
+
+/* Marks the operation just emitted, whose dst word is at `dst_pos`, as a
+   pure producer that local.set may retarget. */
+static void mark_producer(compiler *c, uint32_t dst_pos) {
+    c->producer_dst = dst_pos;
+    c->producer_end = (uint32_t)c->code.len;
+}
+
+/* ------------------------------------------------------------------------
+ * The operand stack
+ * ------------------------------------------------------------------------ */
+
+static inline uint32_t home(const compiler *c, size_t index) { return c->base + (uint32_t)index; }
+
+static ctl *top_ctl(compiler *c) { return &c->ctls.data[c->ctls.len - 1]; }
+
+static void push_at(compiler *c, weft_valtype t, uint32_t slot) {
+    centry e = {t, slot};
+    if (!BASE_VEC_PUSH(c->stack, e)) {
+        c->oom = true;
+        return;
+    }
+    if (c->stack.len > c->max_height) c->max_height = (uint32_t)c->stack.len;
+}
+
+/* Pushes a value that lives in its home slot; returns that slot. */
+static uint32_t push(compiler *c, weft_valtype t) {
+    uint32_t s = home(c, c->stack.len);
+    push_at(c, t, s);
+    return s;
+}
+
+static bool is_num(weft_valtype t) {
+    return t == WEFT_I32 || t == WEFT_I64 || t == WEFT_F32 || t == WEFT_F64 || t == T_UNKNOWN;
+}
+static bool is_ref(weft_valtype t) {
+    return t == WEFT_FUNCREF || t == WEFT_EXTERNREF || t == T_UNKNOWN;
+}
+
+/* Pops a value of type `expect` (T_UNKNOWN: any type). */
+static weft_status pop(compiler *c, weft_valtype expect, centry *out) {
+    ctl *f = top_ctl(c);
+    if (c->stack.len == f->height) {
+        if (f->unreachable) {
+            out->type = expect;
+            out->slot = NO_SLOT;
+            return WEFT_OK;
+        }
+        return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: expected %s, found nothing",
+                        expect ? weft_valtype_name(expect) : "a value");
+    }
+    centry e = c->stack.data[--c->stack.len];
+    if (expect != T_UNKNOWN && e.type != T_UNKNOWN && e.type != expect)
+        return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: expected %s, found %s",
+                        weft_valtype_name(expect), weft_valtype_name(e.type));
+    if (e.type == T_UNKNOWN) e.type = expect;
+    *out = e;
+    return WEFT_OK;
+}
+
+/* Pops the given types in reverse (the last one is on top). */
+static weft_status pop_types(compiler *c, uint32_t n, const weft_valtype *types) {
+    centry e;
+    for (uint32_t i = n; i-- > 0;) TRY(pop(c, types[i], &e));
+    return WEFT_OK;
+}
+
+/* Checks that the top n values have the given types, without popping
+   (used by br_if and br_table, whose values stay or are re-pushed). */
+static weft_status check_top(compiler *c, uint32_t n, const weft_valtype *types) {
+    size_t saved = c->stack.len;
+    centry save[8];
+    centry *keep = n <= 8 ? save : malloc(n * sizeof *keep);
+    if (!keep) return cmp_oom(c);
+    size_t popped = 0;
+    weft_status st = WEFT_OK;
+    for (uint32_t i = n; i-- > 0;) {
+        size_t before = c->stack.len;
+        centry e;
+        st = pop(c, types[i], &e);
+        if (st != WEFT_OK) break;
+        if (c->stack.len < before) keep[popped++] = c->stack.data[c->stack.len];
+    }
+    /* Restore what was popped (only real entries were removed). */
+    c->stack.len = saved - popped;
+    for (size_t i = popped; i-- > 0;) c->stack.data[c->stack.len++] = keep[i];
+    if (keep != save) free(keep);
+    return st;
+}
+
+/* Copies entry i home if it currently names a local. */
+static void materialise(compiler *c, size_t i) {
+    centry *e = &c->stack.data[i];
+    uint32_t h = home(c, i);
+    if (e->slot != h && e->slot != NO_SLOT) {
+        emit_copy(c, h, e->slot);
+        e->slot = h;
+    }
+}
+
+static void materialise_from(compiler *c, size_t from) {
+    for (size_t i = from; i < c->stack.len; i++) materialise(c, i);
+}
+
+/* Before a local is written: entries still naming it must take a copy. */
+static void materialise_local(compiler *c, uint32_t local) {
+    for (size_t i = 0; i < c->stack.len; i++)
+        if (c->stack.data[i].slot == local) materialise(c, i);
+}
+
+/* Moves the top n values to slots dst..dst+n-1 (a label's home slots).
+   Sources are home slots at or above their destination, or locals; a local
+   inside the destination range is first copied home, so ascending copies
+   never overwrite a value before it is read. */
+static void emit_moves(compiler *c, uint32_t n, uint32_t dst) {
+    if (c->stack.len < n) return; /* unreachable code */
+    size_t first = c->stack.len - n;
+    for (size_t i = first; i < c->stack.len; i++) {
+        uint32_t s = c->stack.data[i].slot;
+        if (s != home(c, i) && s >= dst && s < dst + n) materialise(c, i);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t s = c->stack.data[first + i].slot;
+        if (s != NO_SLOT) emit_copy(c, dst + i, s);
+    }
+}
+
+/* True when the top n values already sit in dst..dst+n-1. */
+static bool in_place(compiler *c, uint32_t n, uint32_t dst) {
+    if (c->stack.len < n) return true;
+    size_t first = c->stack.len - n;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t s = c->stack.data[first + i].slot;
+        if (s != dst + i && s != NO_SLOT) return false;
+    }
+    return true;
+}
+
+static void set_unreachable(compiler *c) {
+    ctl *f = top_ctl(c);
+    c->stack.len = f->height;
+    f->unreachable = true;
+}
+
+/* ------------------------------------------------------------------------
+ * Labels
+ * ------------------------------------------------------------------------ */
+
+/* Types a branch to `f` carries (§3.3.8: a loop's label takes its params). */
+static void label_types(const ctl *f, uint32_t *n, const weft_valtype **types) {
+    if (f->kind == CTL_LOOP) {
+        *n = f->nparams;
+        *types = f->params;
+    } else {
+        *n = f->nresults;
+        *types = f->results;
+    }
+}
+
+/* Emits a code-position word that will hold the address of label `f`. */
+static void emit_target(compiler *c, ctl *f) {
+    if (f->kind == CTL_LOOP) {
+        emit(c, f->loop_pos);
+    } else {
+        if (!BASE_VEC_PUSH(f->fixups, (uint32_t)c->code.len)) c->oom = true;
+        emit(c, 0);
+    }
+}
+
+static weft_status read_label(compiler *c, ctl **out) {
+    uint32_t depth;
+    READ_U32(&depth);
+    if (depth >= c->ctls.len) return cmp_fail(c, WEFT_ERR_INVALID, "unknown label %u", depth);
+    *out = &c->ctls.data[c->ctls.len - 1 - depth];
+    return WEFT_OK;
+}
+
+/* One-element result lists for single-value block types, indexed by the
+   type's code, so a ctl never points into itself. */
+static const weft_valtype single_types[256] = {
+    [WEFT_I32] = WEFT_I32, [WEFT_I64] = WEFT_I64, [WEFT_F32] = WEFT_F32, [WEFT_F64] = WEFT_F64,
+    [WEFT_V128] = WEFT_V128, [WEFT_FUNCREF] = WEFT_FUNCREF, [WEFT_EXTERNREF] = WEFT_EXTERNREF,
+};
+
+/* Block types (§5.4.1): 0x40, a value type, or a type index as s33. */
+static weft_status read_blocktype(compiler *c, ctl *f) {
+    if (c->r.p < c->r.end) {
+        uint8_t b = *c->r.p;
+        if (b == 0x40) {
+            c->r.p++;
+            f->nparams = f->nresults = 0;
+            return WEFT_OK;
+        }
+        if (b == WEFT_I32 || b == WEFT_I64 || b == WEFT_F32 || b == WEFT_F64 || b == WEFT_FUNCREF ||
+            b == WEFT_EXTERNREF || b == WEFT_V128) {
+            c->r.p++;
+            if (b == WEFT_V128) return cmp_fail(c, WEFT_ERR_INVALID, "SIMD (v128) is not supported yet");
+            f->nparams = 0;
+            f->nresults = 1;
+            f->results = &single_types[b];
+            return WEFT_OK;
+        }
+    }
+    int64_t idx;
+    if (!base_read_sleb(&c->r, 33, &idx)) return cmp_read_fail(c);
+    if (idx < 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed block type");
+    if ((uint64_t)idx >= c->m->ntypes) return cmp_fail(c, WEFT_ERR_INVALID, "unknown type %u", (unsigned)idx);
+    const mod_functype *ft = &c->m->types[idx];
+    f->nparams = ft->nparams;
+    f->params = ft->params;
+    f->nresults = ft->nresults;
+    f->results = ft->results;
+    return WEFT_OK;
+}
+
+/* Opens a block: its params are popped, every entry is made home (joins
+   need a fixed location for every value), and the params pushed back. */
+static weft_status open_block(compiler *c, ctl *f) {
+    TRY(check_top(c, f->nparams, f->params));
+    materialise_from(c, 0);
+    TRY(pop_types(c, f->nparams, f->params));
+    f->height = (uint32_t)c->stack.len;
+    for (uint32_t i = 0; i < f->nparams; i++) push(c, f->params[i]);
+    f->unreachable = false;
+    f->fixups.data = NULL;
+    f->fixups.len = f->fixups.cap = 0;
+    if (!BASE_VEC_PUSH(c->ctls, *f)) return cmp_oom(c);
+    return WEFT_OK;
+}
+
+/* Checks the end of a block's arm and moves its results home. */
+static weft_status close_arm(compiler *c) {
+    ctl *f = top_ctl(c);
+    uint32_t dst = f->kind == CTL_FUNC ? 0 : home(c, f->height);
+    TRY(check_top(c, f->nresults, f->results));
+    if (c->stack.len != (size_t)f->height + f->nresults && !(f->unreachable && c->stack.len <= (size_t)f->height + f->nresults))
+        return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: block leaves %u values, expected %u",
+                        (unsigned)(c->stack.len - f->height), f->nresults);
+    if (!f->unreachable) emit_moves(c, f->nresults, dst);
+    return WEFT_OK;
+}
+
+static void patch_fixups(compiler *c, ctl *f, uint32_t pos) {
+    for (size_t i = 0; i < f->fixups.len; i++) c->code.data[f->fixups.data[i]] = pos;
+    BASE_VEC_FREE(f->fixups);
+}
+
+/* Emits a branch to label `f` with the top values: moves, then jump. */
+static void emit_branch(compiler *c, ctl *f) {
+    uint32_t n;
+    const weft_valtype *types;
+    label_types(f, &n, &types);
+    if (f->kind == CTL_FUNC) {
+        emit_moves(c, n, 0);
+        emit_op(c, CMP_RETURN);
+        return;
+    }
+    emit_moves(c, n, home(c, f->height));
+    emit_op(c, CMP_BR);
+    emit_target(c, f);
+}
+
+/* ------------------------------------------------------------------------
+ * Instructions
+ * ------------------------------------------------------------------------ */
+
+typedef struct numeric_info {
+    uint16_t op;
+    uint8_t arity;
+    weft_valtype rt, at;
+} numeric_info;
+
+/* Opcode -> numeric operation; indexed by opcode (0x100 + n for 0xFC n).
+   Entries with arity 0 are not numeric operations. */
+static const numeric_info numeric_table[0x108] = {
+#define CMP_X(name, code, ar, r, a) [code] = {CMP_##name, ar, r, a},
+    CMP_NUMERIC_OPS(CMP_X)
+#undef CMP_X
+};
+
+static const numeric_info *numeric_lookup(uint32_t opcode) {
+    if (opcode >= 0x108 || numeric_table[opcode].arity == 0) return NULL;
+    return &numeric_table[opcode];
+}
+
+static weft_status compile_numeric(compiler *c, const numeric_info *ni) {
+    centry a, b = {0, 0};
+    if (ni->arity == 2) TRY(pop(c, ni->at, &b));
+    TRY(pop(c, ni->at, &a));
+    uint32_t dst = push(c, ni->rt);
+    emit_op(c, ni->op);
+    uint32_t dpos = (uint32_t)c->code.len;
+    emit(c, dst);
+    emit(c, a.slot);
+    if (ni->arity == 2) emit(c, b.slot);
+    mark_producer(c, dpos);
+    return WEFT_OK;
+}
+
+static weft_status need_memory(compiler *c, uint32_t idx) {
+    if (idx >= c->m->nmems) return cmp_fail(c, WEFT_ERR_INVALID, "unknown memory %u", idx);
+    return WEFT_OK;
+}
+
+static weft_status need_table(compiler *c, uint32_t idx) {
+    if (idx >= c->m->ntables) return cmp_fail(c, WEFT_ERR_INVALID, "unknown table %u", idx);
+    return WEFT_OK;
+}
+
+/* memarg (§5.4.6): alignment exponent, then offset. */
+static weft_status read_memarg(compiler *c, uint32_t bytes, uint32_t *offset) {
+    uint32_t align;
+    READ_U32(&align);
+    READ_U32(offset);
+    TRY(need_memory(c, 0));
+    if (align >= 32 || (1u << align) > bytes)
+        return cmp_fail(c, WEFT_ERR_INVALID, "alignment must not be larger than natural");
+    return WEFT_OK;
+}
+
+static weft_status compile_memory_op(compiler *c, uint8_t opcode) {
+    static const struct { uint8_t code, bytes; weft_valtype type; uint16_t op; } ops[] = {
+#define CMP_X(code, bytes, type, op) {code, bytes, type, CMP_##op},
+        CMP_MEMORY_OPS(CMP_X)
+#undef CMP_X
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        if (ops[i].code != opcode) continue;
+        uint32_t offset;
+        TRY(read_memarg(c, ops[i].bytes, &offset));
+        centry addr, val;
+        if (opcode <= 0x35) { /* loads */
+            TRY(pop(c, WEFT_I32, &addr));
+            uint32_t dst = push(c, ops[i].type);
+            emit_op(c, ops[i].op);
+            uint32_t dpos = (uint32_t)c->code.len;
+            emit(c, dst);
+            emit(c, addr.slot);
+            emit(c, offset);
+            mark_producer(c, dpos);
+        } else {
+            TRY(pop(c, ops[i].type, &val));
+            TRY(pop(c, WEFT_I32, &addr));
+            emit_op(c, ops[i].op);
+            emit(c, addr.slot);
+            emit(c, val.slot);
+            emit(c, offset);
+        }
+        return WEFT_OK;
+    }
+    return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", opcode);
+}
+
+static weft_status local_type(compiler *c, uint32_t idx, weft_valtype *t) {
+    if (idx >= c->nlocals) return cmp_fail(c, WEFT_ERR_INVALID, "unknown local %u", idx);
+    *t = c->local_types[idx];
+    return WEFT_OK;
+}
+
+/* local.set / local.tee (§3.3.5). */
+static weft_status compile_local_set(compiler *c, bool tee) {
+    uint32_t idx;
+    weft_valtype t;
+    READ_U32(&idx);
+    TRY(local_type(c, idx, &t));
+    centry v;
+    TRY(pop(c, t, &v));
+    bool others = false;
+    for (size_t i = 0; i < c->stack.len; i++)
+        if (c->stack.data[i].slot == idx) others = true;
+    if (!others && v.slot == home(c, c->stack.len) && c->producer_end == c->code.len &&
+        c->code.len > 0 && c->code.data[c->producer_dst] == v.slot) {
+        /* The value was just computed into its home slot: compute it into
+           the local instead. */
+        c->code.data[c->producer_dst] = idx;
+    } else {
+        materialise_local(c, idx);
+        if (v.slot != NO_SLOT) emit_copy(c, idx, v.slot);
+    }
+    c->producer_end = UINT32_MAX;
+    if (tee) push_at(c, t, idx);
+    return WEFT_OK;
+}
+
+static weft_status compile_call(compiler *c, const mod_functype *ft, uint32_t op, uint32_t a, uint32_t b,
+                                centry *index) {
+    /* Arguments must sit in consecutive home slots: the callee's frame
+       starts at the first of them. */
+    TRY(check_top(c, ft->nparams, ft->params));
+    if (c->stack.len - top_ctl(c)->height >= ft->nparams) materialise_from(c, c->stack.len - ft->nparams);
+    TRY(pop_types(c, ft->nparams, ft->params));
+    uint32_t frame = home(c, c->stack.len);
+    emit_op(c, op);
+    emit(c, a);
+    if (op == CMP_CALL_INDIRECT) {
+        emit(c, b);
+        emit(c, index->slot);
+    }
+    emit(c, frame);
+    for (uint32_t i = 0; i < ft->nresults; i++) push(c, ft->results[i]);
+    return WEFT_OK;
+}
+
+static weft_status compile_misc(compiler *c) {
+    uint32_t sub, a, b;
+    READ_U32(&sub);
+    centry d, s, n, v;
+    if (sub <= 7) {
+        const numeric_info *ni = numeric_lookup(0x100 + sub);
+        return compile_numeric(c, ni);
+    }
+    switch (sub) {
+    case 8: /* memory.init dataidx 0x00 (§3.3.7) */
+        READ_U32(&a);
+        READ_U8((uint8_t *)&b);
+        b &= 0xFF;
+        if (b != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
+        TRY(need_memory(c, 0));
+        if (!c->m->has_data_count) return cmp_fail(c, WEFT_ERR_MALFORMED, "data count section required");
+        if (a >= c->m->data_count) return cmp_fail(c, WEFT_ERR_INVALID, "unknown data segment %u", a);
+        TRY(pop(c, WEFT_I32, &n));
+        TRY(pop(c, WEFT_I32, &s));
+        TRY(pop(c, WEFT_I32, &d));
+        emit_op(c, CMP_MEMORY_INIT);
+        emit(c, a);
+        emit(c, d.slot);
+        emit(c, s.slot);
+        emit(c, n.slot);
+        return WEFT_OK;
+    case 9: /* data.drop */
+        READ_U32(&a);
+        if (!c->m->has_data_count) return cmp_fail(c, WEFT_ERR_MALFORMED, "data count section required");
+        if (a >= c->m->data_count) return cmp_fail(c, WEFT_ERR_INVALID, "unknown data segment %u", a);
+        emit_op(c, CMP_DATA_DROP);
+        emit(c, a);
+        return WEFT_OK;
+    case 10: /* memory.copy 0x00 0x00 */
+    case 11: { /* memory.fill 0x00 */
+        uint8_t z;
+        READ_U8(&z);
+        if (z != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
+        if (sub == 10) {
+            READ_U8(&z);
+            if (z != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
+        }
+        TRY(need_memory(c, 0));
+        TRY(pop(c, WEFT_I32, &n));
+        TRY(pop(c, WEFT_I32, &v));
+        TRY(pop(c, WEFT_I32, &d));
+        emit_op(c, sub == 10 ? CMP_MEMORY_COPY : CMP_MEMORY_FILL);
+        emit(c, d.slot);
+        emit(c, v.slot);
+        emit(c, n.slot);
+        return WEFT_OK;
+    }
+    case 12: /* table.init elemidx tableidx */
+        READ_U32(&a);
+        READ_U32(&b);
+        TRY(need_table(c, b));
+        if (a >= c->m->nelems) return cmp_fail(c, WEFT_ERR_INVALID, "unknown elem segment %u", a);
+        if (c->m->elems[a].type != c->m->tables[b].elem) return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: table.init element type");
+        TRY(pop(c, WEFT_I32, &n));
+        TRY(pop(c, WEFT_I32, &s));
+        TRY(pop(c, WEFT_I32, &d));
+        emit_op(c, CMP_TABLE_INIT);
+        emit(c, b);
+        emit(c, a);
+        emit(c, d.slot);
+        emit(c, s.slot);
+        emit(c, n.slot);
+        return WEFT_OK;
+    case 13: /* elem.drop */
+        READ_U32(&a);
+        if (a >= c->m->nelems) return cmp_fail(c, WEFT_ERR_INVALID, "unknown elem segment %u", a);
+        emit_op(c, CMP_ELEM_DROP);
+        emit(c, a);
+        return WEFT_OK;
+    case 14: /* table.copy dst src */
+        READ_U32(&a);
+        READ_U32(&b);
+        TRY(need_table(c, a));
+        TRY(need_table(c, b));
+        if (c->m->tables[a].elem != c->m->tables[b].elem) return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: table.copy element types differ");
+        TRY(pop(c, WEFT_I32, &n));
+        TRY(pop(c, WEFT_I32, &s));
+        TRY(pop(c, WEFT_I32, &d));
+        emit_op(c, CMP_TABLE_COPY);
+        emit(c, a);
+        emit(c, b);
+        emit(c, d.slot);
+        emit(c, s.slot);
+        emit(c, n.slot);
+        return WEFT_OK;
+    case 15: { /* table.grow */
+        READ_U32(&a);
+        TRY(need_table(c, a));
+        TRY(pop(c, WEFT_I32, &n));
+        TRY(pop(c, c->m->tables[a].elem, &v));
+        uint32_t dst = push(c, WEFT_I32);
+        emit_op(c, CMP_TABLE_GROW);
+        emit(c, dst);
+        emit(c, a);
+        emit(c, v.slot);
+        emit(c, n.slot);
+        return WEFT_OK;
+    }
+    case 16: { /* table.size */
+        READ_U32(&a);
+        TRY(need_table(c, a));
+        uint32_t dst = push(c, WEFT_I32);
+        emit_op(c, CMP_TABLE_SIZE);
+        emit(c, dst);
+        emit(c, a);
+        return WEFT_OK;
+    }
+    case 17: /* table.fill */
+        READ_U32(&a);
+        TRY(need_table(c, a));
+        TRY(pop(c, WEFT_I32, &n));
+        TRY(pop(c, c->m->tables[a].elem, &v));
+        TRY(pop(c, WEFT_I32, &d));
+        emit_op(c, CMP_TABLE_FILL);
+        emit(c, a);
+        emit(c, d.slot);
+        emit(c, v.slot);
+        emit(c, n.slot);
+        return WEFT_OK;
+    default:
+        return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0xfc %u", sub);
+    }
+}
+
+/* Compiles one instruction. Returns WEFT_OK; sets *done after the final end. */
+static weft_status compile_instr(compiler *c, bool *done) {
+    c->op_offset = base_reader_offset(&c->r);
+    uint8_t opcode;
+    if (!base_read_u8(&c->r, &opcode))
+        return cmp_fail(c, WEFT_ERR_MALFORMED, "END opcode expected");
+    centry a, b, cond;
+    uint32_t idx, idx2;
+    ctl nf;
+    memset(&nf, 0, sizeof nf);
+
+    switch (opcode) {
+    case 0x00: /* unreachable */
+        emit_op(c, CMP_UNREACHABLE);
+        set_unreachable(c);
+        return WEFT_OK;
+    case 0x01: /* nop */
+        return WEFT_OK;
+    case 0x02: /* block */
+    case 0x03: /* loop */
+        nf.kind = opcode == 0x02 ? CTL_BLOCK : CTL_LOOP;
+        TRY(read_blocktype(c, &nf));
+        TRY(open_block(c, &nf));
+        if (nf.kind == CTL_LOOP) {
+            /* The header is where back-edges land: the attention check. */
+            top_ctl(c)->loop_pos = (uint32_t)c->code.len;
+            emit_op(c, CMP_CHECK);
+        }
+        c->producer_end = UINT32_MAX;
+        return WEFT_OK;
+    case 0x04: /* if */
+        nf.kind = CTL_IF;
+        TRY(read_blocktype(c, &nf));
+        TRY(pop(c, WEFT_I32, &cond));
+        TRY(open_block(c, &nf));
+        if (nf.nparams) {
+            /* The then-arm may overwrite the params' slots; keep copies for
+               the else-arm in temps. */
+            ctl *f = top_ctl(c);
+            f->temp_base = c->nlocals + c->ntemps;
+            for (uint32_t i = 0; i < f->nparams; i++)
+                emit_copy(c, f->temp_base + i, home(c, f->height + i));
+            c->ntemps += f->nparams;
+        }
+        emit_op(c, CMP_BR_UNLESS);
+        emit(c, cond.slot);
+        top_ctl(c)->else_fix = (uint32_t)c->code.len;
+        emit(c, 0);
+        c->producer_end = UINT32_MAX;
+        return WEFT_OK;
+    case 0x05: { /* else */
+        ctl *f = top_ctl(c);
+        if (f->kind != CTL_IF) return cmp_fail(c, WEFT_ERR_MALFORMED, "else without if");
+        TRY(close_arm(c));
+        emit_op(c, CMP_BR);
+        emit_target(c, f);
+        c->code.data[f->else_fix] = (uint32_t)c->code.len;
+        f->else_fix = UINT32_MAX;
+        f->kind = CTL_ELSE;
+        f->unreachable = false;
+        c->stack.len = f->height;
+        for (uint32_t i = 0; i < f->nparams; i++) {
+            uint32_t s = push(c, f->params[i]);
+            emit_copy(c, s, f->temp_base + i);
+        }
+        c->producer_end = UINT32_MAX;
+        return WEFT_OK;
+    }
+    case 0x0B: { /* end */
+        ctl *f = top_ctl(c);
+        TRY(close_arm(c));
+        if (f->kind == CTL_IF) {
+            /* No else: the missing arm passes the params through (§3.3.8). */
+            if (f->nparams != f->nresults ||
+                (f->nparams && memcmp(f->params, f->results, f->nparams)))
+                return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: if without else must not change the stack");
+            c->code.data[f->else_fix] = (uint32_t)c->code.len;
+        }
+        if (f->kind == CTL_FUNC) {
+            if (!f->unreachable) emit_op(c, CMP_RETURN);
+            BASE_VEC_FREE(f->fixups); /* returns never need patching */
+            c->ctls.len--;
+            *done = true;
+            return WEFT_OK;
+        }
+        patch_fixups(c, f, (uint32_t)c->code.len);
+        uint32_t height = f->height, n = f->nresults;
+        const weft_valtype *res = f->results;
+        c->ctls.len--;
+        c->stack.len = height;
+        for (uint32_t i = 0; i < n; i++) push(c, res[i]);
+        c->producer_end = UINT32_MAX;
+        return WEFT_OK;
+    }
+    case 0x0C: { /* br */
+        ctl *f;
+        TRY(read_label(c, &f));
+        uint32_t n;
+        const weft_valtype *types;
+        label_types(f, &n, &types);
+        TRY(check_top(c, n, types));
+        if (!top_ctl(c)->unreachable) emit_branch(c, f);
+        set_unreachable(c);
+        return WEFT_OK;
+    }
+    case 0x0D: { /* br_if */
+        ctl *f;
+        TRY(read_label(c, &f));
+        TRY(pop(c, WEFT_I32, &cond));
+        uint32_t n;
+        const weft_valtype *types;
+        label_types(f, &n, &types);
+        TRY(check_top(c, n, types));
+        /* Retype the values to the label's types (they may be unknown). */
+        if (top_ctl(c)->unreachable) {
+            /* Dead code: the label's types replace whatever is there. */
+            if (c->stack.len - top_ctl(c)->height < n) {
+                c->stack.len = top_ctl(c)->height;
+                for (uint32_t i = 0; i < n; i++) push_at(c, types[i], NO_SLOT);
+            }
+            return WEFT_OK;
+        }
+        uint32_t dst = f->kind == CTL_FUNC ? 0 : home(c, f->height);
+        if (f->kind != CTL_FUNC && in_place(c, n, dst)) {
+            emit_op(c, CMP_BR_IF);
+            emit(c, cond.slot);
+            emit_target(c, f);
+        } else {
+            /* Values must move, but only when the branch is taken. */
+            size_t first = c->stack.len - n;
+            for (size_t i = first; i < c->stack.len; i++) {
+                uint32_t s = c->stack.data[i].slot;
+                if (s != home(c, i) && s >= dst && s < dst + n) materialise(c, i);
+            }
+            emit_op(c, CMP_BR_UNLESS);
+            emit(c, cond.slot);
+            uint32_t skip = (uint32_t)c->code.len;
+            emit(c, 0);
+            emit_branch(c, f);
+            c->code.data[skip] = (uint32_t)c->code.len;
+        }
+        c->producer_end = UINT32_MAX;
+        return WEFT_OK;
+    }
+    case 0x0E: { /* br_table */
+        uint32_t count;
+        READ_U32(&count);
+        if (count > (uint32_t)(c->r.end - c->r.p)) return cmp_fail(c, WEFT_ERR_MALFORMED, "unexpected end");
+        uint32_t *depths = malloc(((size_t)count + 1) * sizeof *depths);
+        if (!depths) return cmp_oom(c);
+        weft_status st = WEFT_OK;
+        for (uint32_t i = 0; i <= count && st == WEFT_OK; i++) {
+            if (!base_read_u32(&c->r, &depths[i])) st = cmp_read_fail(c);
+            else if (depths[i] >= c->ctls.len) st = cmp_fail(c, WEFT_ERR_INVALID, "unknown label %u", depths[i]);
+        }
+        if (st == WEFT_OK) st = pop(c, WEFT_I32, &cond);
+        /* §3.3.8 br_table: every label must accept the same number of
+           values, and the operands must match each label's types. */
+        uint32_t arity = 0;
+        if (st == WEFT_OK) {
+            ctl *def = &c->ctls.data[c->ctls.len - 1 - depths[count]];
+            const weft_valtype *t0;
+            label_types(def, &arity, &t0);
+            for (uint32_t i = 0; i <= count && st == WEFT_OK; i++) {
+                ctl *f = &c->ctls.data[c->ctls.len - 1 - depths[i]];
+                uint32_t n;
+                const weft_valtype *types;
+                label_types(f, &n, &types);
+                if (n != arity) st = cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: br_table labels have different arities");
+                else st = check_top(c, n, types);
+            }
+        }
+        if (st == WEFT_OK && !top_ctl(c)->unreachable) {
+            materialise_from(c, c->stack.len >= arity ? c->stack.len - arity : 0);
+            emit_op(c, CMP_BR_TABLE);
+            emit(c, cond.slot);
+            emit(c, count);
+            uint32_t table = (uint32_t)c->code.len;
+            for (uint32_t i = 0; i <= count; i++) emit(c, 0);
+            /* One stub per entry: moves, then the jump. */
+            for (uint32_t i = 0; i <= count && !c->oom; i++) {
+                ctl *f = &c->ctls.data[c->ctls.len - 1 - depths[i]];
+                if (f->kind == CTL_LOOP && in_place(c, arity, home(c, f->height))) {
+                    c->code.data[table + i] = f->loop_pos;
+                } else if (f->kind != CTL_FUNC && in_place(c, arity, home(c, f->height))) {
+                    if (!BASE_VEC_PUSH(f->fixups, table + i)) c->oom = true;
+                } else {
+                    c->code.data[table + i] = (uint32_t)c->code.len;
+                    emit_branch(c, f);
+                }
+            }
+        }
+        free(depths);
+        TRY(st);
+        set_unreachable(c);
+        return WEFT_OK;
+    }
+    case 0x0F: { /* return */
+        ctl *f = &c->ctls.data[0];
+        TRY(check_top(c, f->nresults, f->results));
+        if (!top_ctl(c)->unreachable) emit_branch(c, f);
+        set_unreachable(c);
+        return WEFT_OK;
+    }
+    case 0x10: /* call */
+        READ_U32(&idx);
+        if (idx >= c->m->nfuncs) return cmp_fail(c, WEFT_ERR_INVALID, "unknown function %u", idx);
+        TRY(compile_call(c, mod_func_type(c->m, idx), CMP_CALL, idx, 0, NULL));
+        c->producer_end = UINT32_MAX;
+        return WEFT_OK;
+    case 0x11: /* call_indirect typeidx tableidx */
+        READ_U32(&idx);
+        READ_U32(&idx2);
+        TRY(need_table(c, idx2));
+        if (idx >= c->m->ntypes) return cmp_fail(c, WEFT_ERR_INVALID, "unknown type %u", idx);
+        if (c->m->tables[idx2].elem != WEFT_FUNCREF)
+            return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: call_indirect needs a funcref table");
+        TRY(pop(c, WEFT_I32, &a));
+        TRY(compile_call(c, &c->m->types[idx], CMP_CALL_INDIRECT, idx, idx2, &a));
+        c->producer_end = UINT32_MAX;
+        return WEFT_OK;
+    case 0x1A: /* drop */
+        TRY(pop(c, T_UNKNOWN, &a));
+        return WEFT_OK;
+    case 0x1B: /* select */
+    case 0x1C: { /* select t* */
+        weft_valtype t = T_UNKNOWN;
+        if (opcode == 0x1C) {
+            uint32_t n;
+            READ_U32(&n);
+            if (n != 1) return cmp_fail(c, WEFT_ERR_INVALID, "invalid result arity");
+            READ_U8(&t);
+            if (!(is_num(t) || is_ref(t) || t == WEFT_V128) || t == T_UNKNOWN)
+                return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed value type");
+        }
+        TRY(pop(c, WEFT_I32, &cond));
+        TRY(pop(c, t, &b));
+        TRY(pop(c, t, &a));
+        if (opcode == 0x1B) {
+            if (!(is_num(a.type) && is_num(b.type)))
+                return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: select needs numeric operands");
+            if (a.type != b.type && a.type != T_UNKNOWN && b.type != T_UNKNOWN)
+                return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: select operands differ");
+            t = a.type == T_UNKNOWN ? b.type : a.type;
+        }
+        uint32_t dst = push(c, t);
+        emit_op(c, CMP_SELECT);
+        uint32_t dpos = (uint32_t)c->code.len;
+        emit(c, dst);
+        emit(c, cond.slot);
+        emit(c, a.slot);
+        emit(c, b.slot);
+        mark_producer(c, dpos);
+        return WEFT_OK;
+    }
+    case 0x20: { /* local.get */
+        weft_valtype t;
+        READ_U32(&idx);
+        TRY(local_type(c, idx, &t));
+        push_at(c, t, idx);
+        return WEFT_OK;
+    }
+    case 0x21: /* local.set */
+        return compile_local_set(c, false);
+    case 0x22: /* local.tee */
+        return compile_local_set(c, true);
+    case 0x23: { /* global.get */
+        READ_U32(&idx);
+        if (idx >= c->m->nglobals) return cmp_fail(c, WEFT_ERR_INVALID, "unknown global %u", idx);
+        uint32_t dst = push(c, c->m->global_types[idx].type);
+        emit_op(c, CMP_GLOBAL_GET);
+        uint32_t dpos = (uint32_t)c->code.len;
+        emit(c, dst);
+        emit(c, idx);
+        mark_producer(c, dpos);
+        return WEFT_OK;
+    }
+    case 0x24: /* global.set */
+        READ_U32(&idx);
+        if (idx >= c->m->nglobals) return cmp_fail(c, WEFT_ERR_INVALID, "unknown global %u", idx);
+        if (!c->m->global_types[idx].mut) return cmp_fail(c, WEFT_ERR_INVALID, "global is immutable");
+        TRY(pop(c, c->m->global_types[idx].type, &a));
+        emit_op(c, CMP_GLOBAL_SET);
+        emit(c, idx);
+        emit(c, a.slot);
+        return WEFT_OK;
+    case 0x25: { /* table.get */
+        READ_U32(&idx);
+        TRY(need_table(c, idx));
+        TRY(pop(c, WEFT_I32, &a));
+        uint32_t dst = push(c, c->m->tables[idx].elem);
+        emit_op(c, CMP_TABLE_GET);
+        emit(c, dst);
+        emit(c, idx);
+        emit(c, a.slot);
+        return WEFT_OK;
+    }
+    case 0x26: /* table.set */
+        READ_U32(&idx);
+        TRY(need_table(c, idx));
+        TRY(pop(c, c->m->tables[idx].elem, &b));
+        TRY(pop(c, WEFT_I32, &a));
+        emit_op(c, CMP_TABLE_SET);
+        emit(c, idx);
+        emit(c, a.slot);
+        emit(c, b.slot);
+        return WEFT_OK;
+    case 0x3F: /* memory.size 0x00 */
+    case 0x40: { /* memory.grow 0x00 */
+        uint8_t z;
+        READ_U8(&z);
+        if (z != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
+        TRY(need_memory(c, 0));
+        if (opcode == 0x40) TRY(pop(c, WEFT_I32, &a));
+        uint32_t dst = push(c, WEFT_I32);
+        emit_op(c, opcode == 0x3F ? CMP_MEMORY_SIZE : CMP_MEMORY_GROW);
+        emit(c, dst);
+        if (opcode == 0x40) emit(c, a.slot);
+        return WEFT_OK;
+    }
+    case 0x41: { /* i32.const */
+        int64_t v;
+        if (!base_read_sleb(&c->r, 32, &v)) return cmp_read_fail(c);
+        uint32_t dst = push(c, WEFT_I32);
+        emit_op(c, CMP_CONST32);
+        uint32_t dpos = (uint32_t)c->code.len;
+        emit(c, dst);
+        emit(c, (uint32_t)v);
+        mark_producer(c, dpos);
+        return WEFT_OK;
+    }
+    case 0x42:   /* i64.const */
+    case 0x44: { /* f64.const */
+        uint64_t v;
+        if (opcode == 0x42) {
+            int64_t sv;
+            if (!base_read_sleb(&c->r, 64, &sv)) return cmp_read_fail(c);
+            v = (uint64_t)sv;
+        } else if (!base_read_f64(&c->r, &v)) {
+            return cmp_read_fail(c);
+        }
+        uint32_t dst = push(c, opcode == 0x42 ? WEFT_I64 : WEFT_F64);
+        emit_op(c, CMP_CONST64);
+        uint32_t dpos = (uint32_t)c->code.len;
+        emit(c, dst);
+        emit(c, (uint32_t)v);
+        emit(c, (uint32_t)(v >> 32));
+        mark_producer(c, dpos);
+        return WEFT_OK;
+    }
+    case 0x43: { /* f32.const */
+        uint32_t v;
+        if (!base_read_f32(&c->r, &v)) return cmp_read_fail(c);
+        uint32_t dst = push(c, WEFT_F32);
+        emit_op(c, CMP_CONST32);
+        uint32_t dpos = (uint32_t)c->code.len;
+        emit(c, dst);
+        emit(c, v);
+        mark_producer(c, dpos);
+        return WEFT_OK;
+    }
+    case 0xAD: /* i64.extend_i32_u: i32 slots are zero-extended already */
+    case 0xBC: /* reinterpretations change the type, not the bits */
+    case 0xBD:
+    case 0xBE:
+    case 0xBF: {
+        static const weft_valtype from[] = {WEFT_I32, WEFT_F32, WEFT_F64, WEFT_I32, WEFT_I64};
+        static const weft_valtype to[] = {WEFT_I64, WEFT_I32, WEFT_I64, WEFT_F32, WEFT_F64};
+        int k = opcode == 0xAD ? 0 : opcode - 0xBC + 1;
+        TRY(pop(c, from[k], &a));
+        push_at(c, to[k], a.slot);
+        return WEFT_OK;
+    }
+    case 0xD0: { /* ref.null t */
+        uint8_t t;
+        READ_U8(&t);
+        if (t != WEFT_FUNCREF && t != WEFT_EXTERNREF)
+            return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed reference type");
+        uint32_t dst = push(c, t);
+        emit_op(c, CMP_CONST32);
+        emit(c, dst);
+        emit(c, 0);
+        return WEFT_OK;
+    }
+    case 0xD1: { /* ref.is_null */
+        TRY(pop(c, T_UNKNOWN, &a));
+        if (!is_ref(a.type)) return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: ref.is_null needs a reference");
+        uint32_t dst = push(c, WEFT_I32);
+        emit_op(c, CMP_REF_IS_NULL);
+        emit(c, dst);
+        emit(c, a.slot);
+        return WEFT_OK;
+    }
+    case 0xD2: { /* ref.func x (§3.3.2: x must be in C.refs) */
+        READ_U32(&idx);
+        if (idx >= c->m->nfuncs) return cmp_fail(c, WEFT_ERR_INVALID, "unknown function %u", idx);
+        if (!c->m->func_declared || !c->m->func_declared[idx])
+            return cmp_fail(c, WEFT_ERR_INVALID, "undeclared function reference");
+        uint32_t dst = push(c, WEFT_FUNCREF);
+        emit_op(c, CMP_REF_FUNC);
+        emit(c, dst);
+        emit(c, idx);
+        return WEFT_OK;
+    }
+    case 0xFC:
+        return compile_misc(c);
+    default:
+        break;
+    }
+    if (opcode >= 0x28 && opcode <= 0x3E) return compile_memory_op(c, opcode);
+    const numeric_info *ni = numeric_lookup(opcode);
+    if (ni) return compile_numeric(c, ni);
+    if (opcode == 0xFD) return cmp_fail(c, WEFT_ERR_INVALID, "SIMD (0xfd prefix) is not supported yet");
+    return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", opcode);
+}
+
+/* ------------------------------------------------------------------------
+ * Functions and modules
+ * ------------------------------------------------------------------------ */
+
+static void compiler_reset(compiler *c) {
+    for (size_t i = 0; i < c->ctls.len; i++) BASE_VEC_FREE(c->ctls.data[i].fixups);
+    c->ctls.len = 0;
+    c->stack.len = 0;
+    c->code.len = 0;
+    c->pcmap.len = 0;
+}
+
+static weft_status compile_body(compiler *c, const mod_func *fn) {
+    c->r.base = c->m->bytes;
+    c->r.p = fn->body;
+    c->r.end = fn->body + fn->body_len;
+    c->r.why = NULL;
+    c->ntemps = 0;
+    c->base = c->nlocals + c->reserved_temps;
+    c->max_height = 0;
+    c->producer_end = UINT32_MAX;
+    c->oom = false;
+
+    ctl f;
+    memset(&f, 0, sizeof f);
+    f.kind = CTL_FUNC;
+    f.nresults = c->type->nresults;
+    f.results = c->type->results;
+    if (!BASE_VEC_PUSH(c->ctls, f)) return cmp_oom(c);
+
+    bool done = false;
+    while (!done) {
+        TRY(compile_instr(c, &done));
+        if (c->oom) return cmp_oom(c);
+    }
+    if (c->r.p != c->r.end) {
+        c->op_offset = base_reader_offset(&c->r);
+        return cmp_fail(c, WEFT_ERR_MALFORMED, "section size mismatch: bytes after the function's final end");
+    }
+    return WEFT_OK;
+}
+
+static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **out) {
+    mod_module *m = c->m;
+    const mod_func *fn = &m->funcs[own_index];
+    c->func_index = m->nfunc_imports + own_index;
+    c->type = &m->types[fn->type_index];
+    c->nlocals = c->type->nparams + fn->nlocals;
+    c->local_types = malloc((size_t)c->nlocals + 1);
+    if (!c->local_types) return cmp_oom(c);
+    memcpy(c->local_types, c->type->params, c->type->nparams);
+    memcpy(c->local_types + c->type->nparams, fn->local_types, fn->nlocals);
+
+    weft_status st;
+    c->reserved_temps = 0;
+    for (;;) {
+        compiler_reset(c);
+        st = compile_body(c, fn);
+        if (st != WEFT_OK || c->ntemps <= c->reserved_temps) break;
+        /* An if with params needed temps below the operand stack: compile
+           again with room for them. Rare (multi-value if). */
+        c->reserved_temps = c->ntemps;
+    }
+    free(c->local_types);
+    c->local_types = NULL;
+    if (st != WEFT_OK) return st;
+
+    cmp_func *cf = calloc(1, sizeof *cf);
+    if (!cf) return cmp_oom(c);
+    cf->code = malloc(c->code.len * sizeof(uint32_t));
+    cf->pcmap = malloc((c->pcmap.len ? c->pcmap.len : 1) * sizeof(uint32_t));
+    if (!cf->code || !cf->pcmap) {
+        free(cf->code);
+        free(cf->pcmap);
+        free(cf);
+        return cmp_oom(c);
+    }
+    memcpy(cf->code, c->code.data, c->code.len * sizeof(uint32_t));
+    memcpy(cf->pcmap, c->pcmap.data, c->pcmap.len * sizeof(uint32_t));
+    cf->code_len = (uint32_t)c->code.len;
+    cf->npcmap = (uint32_t)c->pcmap.len / 2;
+    cf->func_index = c->func_index;
+    cf->nparams = c->type->nparams;
+    cf->nresults = c->type->nresults;
+    cf->nlocals = c->nlocals;
+    cf->frame_size = c->base + c->max_height;
+    if (cf->frame_size < cf->nresults) cf->frame_size = cf->nresults;
+    *out = cf;
+    return WEFT_OK;
+}
+
+weft_status cmp_compile_module(mod_module *m, weft_error *err) {
+    uint32_t nown = m->nfuncs - m->nfunc_imports;
+    m->code = calloc(nown ? nown : 1, sizeof *m->code);
+    if (!m->code) return base_fail(err, WEFT_ERR_NOMEM, "out of memory");
+    compiler c;
+    memset(&c, 0, sizeof c);
+    c.m = m;
+    c.err = err;
+    weft_status st = WEFT_OK;
+    for (uint32_t i = 0; i < nown && st == WEFT_OK; i++) st = compile_function(&c, i, &m->code[i]);
+    compiler_reset(&c);
+    BASE_VEC_FREE(c.ctls);
+    BASE_VEC_FREE(c.stack);
+    BASE_VEC_FREE(c.code);
+    BASE_VEC_FREE(c.pcmap);
+    if (st != WEFT_OK) cmp_free_module_code(m);
+    return st;
+}
+
+void cmp_free_module_code(mod_module *m) {
+    if (!m->code) return;
+    uint32_t nown = m->nfuncs - m->nfunc_imports;
+    for (uint32_t i = 0; i < nown; i++) {
+        if (!m->code[i]) continue;
+        free(m->code[i]->code);
+        free(m->code[i]->pcmap);
+        free(m->code[i]);
+    }
+    free(m->code);
+    m->code = NULL;
+}
+
+uint32_t cmp_offset_of(const cmp_func *f, uint32_t pos) {
+    /* Last entry whose code index is <= pos. */
+    uint32_t lo = 0, hi = f->npcmap;
+    while (hi - lo > 1) {
+        uint32_t mid = (lo + hi) / 2;
+        if (f->pcmap[2 * mid] <= pos) lo = mid;
+        else hi = mid;
+    }
+    return f->npcmap ? f->pcmap[2 * lo + 1] : 0;
+}
+
+const char *cmp_op_name(uint32_t op) {
+    static const char *const names[] = {
+#define CMP_X_NUM(name, code, arity, rt, at) #name,
+#define CMP_X_OTHER(name, n) #name,
+        CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER)
+#undef CMP_X_NUM
+#undef CMP_X_OTHER
+    };
+    return op < CMP_OP_COUNT ? names[op] : "?";
+}

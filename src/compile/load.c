@@ -1,0 +1,57 @@
+/* load.c — weft_module_load: the pipeline from bytes to a shared, compiled
+   module (decode + module-level validation, then body validation and
+   compilation). */
+#include "code.h"
+
+weft_status weft_module_load(weft_engine *engine, const uint8_t *bytes, size_t len,
+                             weft_module **out, weft_error *err) {
+    base_error_clear(err);
+    if (!out || (!bytes && len)) return base_fail(err, WEFT_ERR_MISUSE, "weft_module_load: NULL argument");
+    *out = NULL;
+    if (len > UINT32_MAX) return base_fail(err, WEFT_ERR_LIMIT, "module larger than 4 GiB");
+    weft_module *m = calloc(1, sizeof *m);
+    if (!m) return base_fail(err, WEFT_ERR_NOMEM, "out of memory loading module");
+    m->bytes = malloc(len ? len : 1);
+    if (!m->bytes) {
+        free(m);
+        return base_fail(err, WEFT_ERR_NOMEM, "out of memory loading module");
+    }
+    if (len) memcpy(m->bytes, bytes, len);
+    m->len = len;
+    m->engine = engine;
+    atomic_init(&m->refcount, 1);
+    weft_status st = mod_decode(m, err);
+    if (st == WEFT_OK) st = cmp_compile_module(m, err);
+    if (st != WEFT_OK) {
+        weft_module_release(m);
+        return st;
+    }
+    *out = m;
+    return WEFT_OK;
+}
+
+weft_status weft_module_load_file(weft_engine *engine, const char *path, weft_module **out,
+                                  weft_error *err) {
+    uint8_t *bytes;
+    size_t len;
+    if (out) *out = NULL;
+    weft_status st = base_read_file(path, &bytes, &len, err);
+    if (st != WEFT_OK) return st;
+    st = weft_module_load(engine, bytes, len, out, err);
+    free(bytes);
+    return st;
+}
+
+weft_module *weft_module_retain(weft_module *m) {
+    if (m) atomic_fetch_add_explicit(&m->refcount, 1, memory_order_relaxed);
+    return m;
+}
+
+void weft_module_release(weft_module *m) {
+    if (!m) return;
+    if (atomic_fetch_sub_explicit(&m->refcount, 1, memory_order_acq_rel) != 1) return;
+    cmp_free_module_code(m);
+    mod_free_contents(m);
+    free(m->bytes);
+    free(m);
+}

@@ -1,0 +1,235 @@
+/*
+ * ops.h — the one opcode table. Every internal operation of the compiled
+ * code format is listed here once; the compiler, the interpreter's dispatch
+ * table and the disassembler's names are generated from these lists.
+ *
+ * See docs/code-format.md for the format itself.
+ */
+#ifndef WEFT_OPS_H
+#define WEFT_OPS_H
+
+/* Numeric instructions that map one-to-one onto an internal operation with
+   operands (dst, a) or (dst, a, b) in frame slots.
+   X(NAME, wasm opcode, arity, result type, operand type) — operands of a
+   binary operation share one type. Opcodes >= 0x100 are the 0xFC prefix
+   (0x100 + sub-opcode). */
+#define CMP_NUMERIC_OPS(X) \
+    X(I32_EQZ, 0x45, 1, WEFT_I32, WEFT_I32) \
+    X(I32_EQ, 0x46, 2, WEFT_I32, WEFT_I32) \
+    X(I32_NE, 0x47, 2, WEFT_I32, WEFT_I32) \
+    X(I32_LT_S, 0x48, 2, WEFT_I32, WEFT_I32) \
+    X(I32_LT_U, 0x49, 2, WEFT_I32, WEFT_I32) \
+    X(I32_GT_S, 0x4A, 2, WEFT_I32, WEFT_I32) \
+    X(I32_GT_U, 0x4B, 2, WEFT_I32, WEFT_I32) \
+    X(I32_LE_S, 0x4C, 2, WEFT_I32, WEFT_I32) \
+    X(I32_LE_U, 0x4D, 2, WEFT_I32, WEFT_I32) \
+    X(I32_GE_S, 0x4E, 2, WEFT_I32, WEFT_I32) \
+    X(I32_GE_U, 0x4F, 2, WEFT_I32, WEFT_I32) \
+    X(I64_EQZ, 0x50, 1, WEFT_I32, WEFT_I64) \
+    X(I64_EQ, 0x51, 2, WEFT_I32, WEFT_I64) \
+    X(I64_NE, 0x52, 2, WEFT_I32, WEFT_I64) \
+    X(I64_LT_S, 0x53, 2, WEFT_I32, WEFT_I64) \
+    X(I64_LT_U, 0x54, 2, WEFT_I32, WEFT_I64) \
+    X(I64_GT_S, 0x55, 2, WEFT_I32, WEFT_I64) \
+    X(I64_GT_U, 0x56, 2, WEFT_I32, WEFT_I64) \
+    X(I64_LE_S, 0x57, 2, WEFT_I32, WEFT_I64) \
+    X(I64_LE_U, 0x58, 2, WEFT_I32, WEFT_I64) \
+    X(I64_GE_S, 0x59, 2, WEFT_I32, WEFT_I64) \
+    X(I64_GE_U, 0x5A, 2, WEFT_I32, WEFT_I64) \
+    X(F32_EQ, 0x5B, 2, WEFT_I32, WEFT_F32) \
+    X(F32_NE, 0x5C, 2, WEFT_I32, WEFT_F32) \
+    X(F32_LT, 0x5D, 2, WEFT_I32, WEFT_F32) \
+    X(F32_GT, 0x5E, 2, WEFT_I32, WEFT_F32) \
+    X(F32_LE, 0x5F, 2, WEFT_I32, WEFT_F32) \
+    X(F32_GE, 0x60, 2, WEFT_I32, WEFT_F32) \
+    X(F64_EQ, 0x61, 2, WEFT_I32, WEFT_F64) \
+    X(F64_NE, 0x62, 2, WEFT_I32, WEFT_F64) \
+    X(F64_LT, 0x63, 2, WEFT_I32, WEFT_F64) \
+    X(F64_GT, 0x64, 2, WEFT_I32, WEFT_F64) \
+    X(F64_LE, 0x65, 2, WEFT_I32, WEFT_F64) \
+    X(F64_GE, 0x66, 2, WEFT_I32, WEFT_F64) \
+    X(I32_CLZ, 0x67, 1, WEFT_I32, WEFT_I32) \
+    X(I32_CTZ, 0x68, 1, WEFT_I32, WEFT_I32) \
+    X(I32_POPCNT, 0x69, 1, WEFT_I32, WEFT_I32) \
+    X(I32_ADD, 0x6A, 2, WEFT_I32, WEFT_I32) \
+    X(I32_SUB, 0x6B, 2, WEFT_I32, WEFT_I32) \
+    X(I32_MUL, 0x6C, 2, WEFT_I32, WEFT_I32) \
+    X(I32_DIV_S, 0x6D, 2, WEFT_I32, WEFT_I32) \
+    X(I32_DIV_U, 0x6E, 2, WEFT_I32, WEFT_I32) \
+    X(I32_REM_S, 0x6F, 2, WEFT_I32, WEFT_I32) \
+    X(I32_REM_U, 0x70, 2, WEFT_I32, WEFT_I32) \
+    X(I32_AND, 0x71, 2, WEFT_I32, WEFT_I32) \
+    X(I32_OR, 0x72, 2, WEFT_I32, WEFT_I32) \
+    X(I32_XOR, 0x73, 2, WEFT_I32, WEFT_I32) \
+    X(I32_SHL, 0x74, 2, WEFT_I32, WEFT_I32) \
+    X(I32_SHR_S, 0x75, 2, WEFT_I32, WEFT_I32) \
+    X(I32_SHR_U, 0x76, 2, WEFT_I32, WEFT_I32) \
+    X(I32_ROTL, 0x77, 2, WEFT_I32, WEFT_I32) \
+    X(I32_ROTR, 0x78, 2, WEFT_I32, WEFT_I32) \
+    X(I64_CLZ, 0x79, 1, WEFT_I64, WEFT_I64) \
+    X(I64_CTZ, 0x7A, 1, WEFT_I64, WEFT_I64) \
+    X(I64_POPCNT, 0x7B, 1, WEFT_I64, WEFT_I64) \
+    X(I64_ADD, 0x7C, 2, WEFT_I64, WEFT_I64) \
+    X(I64_SUB, 0x7D, 2, WEFT_I64, WEFT_I64) \
+    X(I64_MUL, 0x7E, 2, WEFT_I64, WEFT_I64) \
+    X(I64_DIV_S, 0x7F, 2, WEFT_I64, WEFT_I64) \
+    X(I64_DIV_U, 0x80, 2, WEFT_I64, WEFT_I64) \
+    X(I64_REM_S, 0x81, 2, WEFT_I64, WEFT_I64) \
+    X(I64_REM_U, 0x82, 2, WEFT_I64, WEFT_I64) \
+    X(I64_AND, 0x83, 2, WEFT_I64, WEFT_I64) \
+    X(I64_OR, 0x84, 2, WEFT_I64, WEFT_I64) \
+    X(I64_XOR, 0x85, 2, WEFT_I64, WEFT_I64) \
+    X(I64_SHL, 0x86, 2, WEFT_I64, WEFT_I64) \
+    X(I64_SHR_S, 0x87, 2, WEFT_I64, WEFT_I64) \
+    X(I64_SHR_U, 0x88, 2, WEFT_I64, WEFT_I64) \
+    X(I64_ROTL, 0x89, 2, WEFT_I64, WEFT_I64) \
+    X(I64_ROTR, 0x8A, 2, WEFT_I64, WEFT_I64) \
+    X(F32_ABS, 0x8B, 1, WEFT_F32, WEFT_F32) \
+    X(F32_NEG, 0x8C, 1, WEFT_F32, WEFT_F32) \
+    X(F32_CEIL, 0x8D, 1, WEFT_F32, WEFT_F32) \
+    X(F32_FLOOR, 0x8E, 1, WEFT_F32, WEFT_F32) \
+    X(F32_TRUNC, 0x8F, 1, WEFT_F32, WEFT_F32) \
+    X(F32_NEAREST, 0x90, 1, WEFT_F32, WEFT_F32) \
+    X(F32_SQRT, 0x91, 1, WEFT_F32, WEFT_F32) \
+    X(F32_ADD, 0x92, 2, WEFT_F32, WEFT_F32) \
+    X(F32_SUB, 0x93, 2, WEFT_F32, WEFT_F32) \
+    X(F32_MUL, 0x94, 2, WEFT_F32, WEFT_F32) \
+    X(F32_DIV, 0x95, 2, WEFT_F32, WEFT_F32) \
+    X(F32_MIN, 0x96, 2, WEFT_F32, WEFT_F32) \
+    X(F32_MAX, 0x97, 2, WEFT_F32, WEFT_F32) \
+    X(F32_COPYSIGN, 0x98, 2, WEFT_F32, WEFT_F32) \
+    X(F64_ABS, 0x99, 1, WEFT_F64, WEFT_F64) \
+    X(F64_NEG, 0x9A, 1, WEFT_F64, WEFT_F64) \
+    X(F64_CEIL, 0x9B, 1, WEFT_F64, WEFT_F64) \
+    X(F64_FLOOR, 0x9C, 1, WEFT_F64, WEFT_F64) \
+    X(F64_TRUNC, 0x9D, 1, WEFT_F64, WEFT_F64) \
+    X(F64_NEAREST, 0x9E, 1, WEFT_F64, WEFT_F64) \
+    X(F64_SQRT, 0x9F, 1, WEFT_F64, WEFT_F64) \
+    X(F64_ADD, 0xA0, 2, WEFT_F64, WEFT_F64) \
+    X(F64_SUB, 0xA1, 2, WEFT_F64, WEFT_F64) \
+    X(F64_MUL, 0xA2, 2, WEFT_F64, WEFT_F64) \
+    X(F64_DIV, 0xA3, 2, WEFT_F64, WEFT_F64) \
+    X(F64_MIN, 0xA4, 2, WEFT_F64, WEFT_F64) \
+    X(F64_MAX, 0xA5, 2, WEFT_F64, WEFT_F64) \
+    X(F64_COPYSIGN, 0xA6, 2, WEFT_F64, WEFT_F64) \
+    X(I32_WRAP_I64, 0xA7, 1, WEFT_I32, WEFT_I64) \
+    X(I32_TRUNC_F32_S, 0xA8, 1, WEFT_I32, WEFT_F32) \
+    X(I32_TRUNC_F32_U, 0xA9, 1, WEFT_I32, WEFT_F32) \
+    X(I32_TRUNC_F64_S, 0xAA, 1, WEFT_I32, WEFT_F64) \
+    X(I32_TRUNC_F64_U, 0xAB, 1, WEFT_I32, WEFT_F64) \
+    X(I64_EXTEND_I32_S, 0xAC, 1, WEFT_I64, WEFT_I32) \
+    X(I64_TRUNC_F32_S, 0xAE, 1, WEFT_I64, WEFT_F32) \
+    X(I64_TRUNC_F32_U, 0xAF, 1, WEFT_I64, WEFT_F32) \
+    X(I64_TRUNC_F64_S, 0xB0, 1, WEFT_I64, WEFT_F64) \
+    X(I64_TRUNC_F64_U, 0xB1, 1, WEFT_I64, WEFT_F64) \
+    X(F32_CONVERT_I32_S, 0xB2, 1, WEFT_F32, WEFT_I32) \
+    X(F32_CONVERT_I32_U, 0xB3, 1, WEFT_F32, WEFT_I32) \
+    X(F32_CONVERT_I64_S, 0xB4, 1, WEFT_F32, WEFT_I64) \
+    X(F32_CONVERT_I64_U, 0xB5, 1, WEFT_F32, WEFT_I64) \
+    X(F32_DEMOTE_F64, 0xB6, 1, WEFT_F32, WEFT_F64) \
+    X(F64_CONVERT_I32_S, 0xB7, 1, WEFT_F64, WEFT_I32) \
+    X(F64_CONVERT_I32_U, 0xB8, 1, WEFT_F64, WEFT_I32) \
+    X(F64_CONVERT_I64_S, 0xB9, 1, WEFT_F64, WEFT_I64) \
+    X(F64_CONVERT_I64_U, 0xBA, 1, WEFT_F64, WEFT_I64) \
+    X(F64_PROMOTE_F32, 0xBB, 1, WEFT_F64, WEFT_F32) \
+    X(I32_EXTEND8_S, 0xC0, 1, WEFT_I32, WEFT_I32) \
+    X(I32_EXTEND16_S, 0xC1, 1, WEFT_I32, WEFT_I32) \
+    X(I64_EXTEND8_S, 0xC2, 1, WEFT_I64, WEFT_I64) \
+    X(I64_EXTEND16_S, 0xC3, 1, WEFT_I64, WEFT_I64) \
+    X(I64_EXTEND32_S, 0xC4, 1, WEFT_I64, WEFT_I64) \
+    X(I32_TRUNC_SAT_F32_S, 0x100, 1, WEFT_I32, WEFT_F32) \
+    X(I32_TRUNC_SAT_F32_U, 0x101, 1, WEFT_I32, WEFT_F32) \
+    X(I32_TRUNC_SAT_F64_S, 0x102, 1, WEFT_I32, WEFT_F64) \
+    X(I32_TRUNC_SAT_F64_U, 0x103, 1, WEFT_I32, WEFT_F64) \
+    X(I64_TRUNC_SAT_F32_S, 0x104, 1, WEFT_I64, WEFT_F32) \
+    X(I64_TRUNC_SAT_F32_U, 0x105, 1, WEFT_I64, WEFT_F32) \
+    X(I64_TRUNC_SAT_F64_S, 0x106, 1, WEFT_I64, WEFT_F64) \
+    X(I64_TRUNC_SAT_F64_U, 0x107, 1, WEFT_I64, WEFT_F64)
+
+/* Loads and stores: X(NAME, wasm opcode, bytes, value type, internal op).
+   i32 and f32 values sit zero-extended in 64-bit slots, so a 32-bit load
+   serves both; the internal op is shared where the bits are the same. */
+#define CMP_MEMORY_OPS(X) \
+    X(0x28, 4, WEFT_I32, LOAD32) \
+    X(0x29, 8, WEFT_I64, LOAD64) \
+    X(0x2A, 4, WEFT_F32, LOAD32) \
+    X(0x2B, 8, WEFT_F64, LOAD64) \
+    X(0x2C, 1, WEFT_I32, I32_LOAD8_S) \
+    X(0x2D, 1, WEFT_I32, LOAD8_U) \
+    X(0x2E, 2, WEFT_I32, I32_LOAD16_S) \
+    X(0x2F, 2, WEFT_I32, LOAD16_U) \
+    X(0x30, 1, WEFT_I64, I64_LOAD8_S) \
+    X(0x31, 1, WEFT_I64, LOAD8_U) \
+    X(0x32, 2, WEFT_I64, I64_LOAD16_S) \
+    X(0x33, 2, WEFT_I64, LOAD16_U) \
+    X(0x34, 4, WEFT_I64, I64_LOAD32_S) \
+    X(0x35, 4, WEFT_I64, LOAD32) \
+    X(0x36, 4, WEFT_I32, STORE32) \
+    X(0x37, 8, WEFT_I64, STORE64) \
+    X(0x38, 4, WEFT_F32, STORE32) \
+    X(0x39, 8, WEFT_F64, STORE64) \
+    X(0x3A, 1, WEFT_I32, STORE8) \
+    X(0x3B, 2, WEFT_I32, STORE16) \
+    X(0x3C, 1, WEFT_I64, STORE8) \
+    X(0x3D, 2, WEFT_I64, STORE16) \
+    X(0x3E, 4, WEFT_I64, STORE32)
+
+/* Every other internal operation: X(NAME, operand count). Operand counts
+   of variable-length operations (BR_TABLE) give their fixed part. */
+#define CMP_OTHER_OPS(X) \
+    X(UNREACHABLE, 0) \
+    X(CHECK, 0)             /* attention check at a loop header */ \
+    X(BR, 1)                /* target */ \
+    X(BR_IF, 2)             /* cond, target */ \
+    X(BR_UNLESS, 2)         /* cond, target */ \
+    X(BR_TABLE, 2)          /* index, n, then n + 1 targets */ \
+    X(RETURN, 0) \
+    X(CALL, 2)              /* function index, frame base slot */ \
+    X(CALL_INDIRECT, 4)     /* type index, table, index slot, frame base */ \
+    X(COPY, 2)              /* dst, src */ \
+    X(CONST32, 2)           /* dst, imm */ \
+    X(CONST64, 3)           /* dst, imm lo, imm hi */ \
+    X(SELECT, 4)            /* dst, cond, a (if cond), b */ \
+    X(GLOBAL_GET, 2)        /* dst, global */ \
+    X(GLOBAL_SET, 2)        /* global, src */ \
+    X(LOAD32, 3)            /* dst, address slot, offset */ \
+    X(LOAD64, 3) \
+    X(LOAD8_U, 3) \
+    X(LOAD16_U, 3) \
+    X(I32_LOAD8_S, 3) \
+    X(I32_LOAD16_S, 3) \
+    X(I64_LOAD8_S, 3) \
+    X(I64_LOAD16_S, 3) \
+    X(I64_LOAD32_S, 3) \
+    X(STORE8, 3)            /* address slot, value slot, offset */ \
+    X(STORE16, 3) \
+    X(STORE32, 3) \
+    X(STORE64, 3) \
+    X(MEMORY_SIZE, 1)       /* dst */ \
+    X(MEMORY_GROW, 2)       /* dst, delta */ \
+    X(MEMORY_INIT, 4)       /* segment, d, s, n */ \
+    X(DATA_DROP, 1)         /* segment */ \
+    X(MEMORY_COPY, 3)       /* d, s, n */ \
+    X(MEMORY_FILL, 3)       /* d, value, n */ \
+    X(TABLE_GET, 3)         /* dst, table, index */ \
+    X(TABLE_SET, 3)         /* table, index, value */ \
+    X(TABLE_INIT, 5)        /* table, segment, d, s, n */ \
+    X(ELEM_DROP, 1)         /* segment */ \
+    X(TABLE_COPY, 5)        /* dst table, src table, d, s, n */ \
+    X(TABLE_GROW, 4)        /* dst, table, init, delta */ \
+    X(TABLE_SIZE, 2)        /* dst, table */ \
+    X(TABLE_FILL, 4)        /* table, d, value, n */ \
+    X(REF_IS_NULL, 2)       /* dst, src */ \
+    X(REF_FUNC, 2)          /* dst, function index */
+
+typedef enum cmp_op {
+#define CMP_X_NUM(name, code, arity, rt, at) CMP_##name,
+#define CMP_X_OTHER(name, n) CMP_##name,
+    CMP_NUMERIC_OPS(CMP_X_NUM)
+    CMP_OTHER_OPS(CMP_X_OTHER)
+#undef CMP_X_NUM
+#undef CMP_X_OTHER
+    CMP_OP_COUNT
+} cmp_op;
+
+#endif
