@@ -413,13 +413,13 @@ weft_module *weft_instance_module(const weft_instance *inst) {
     return inst ? inst->module : NULL;
 }
 
-weft_status weft_instance_export(weft_instance *inst, const char *name, weft_extern *out) {
-    if (!inst || !name || !out) return WEFT_ERR_MISUSE;
+weft_status rt_instance_export_n(weft_instance *inst, const char *name, size_t len,
+                                 weft_extern *out) {
+    if (!inst || (!name && len) || !out) return WEFT_ERR_MISUSE;
     const mod_module *m = inst->module;
-    size_t len = strlen(name);
     for (uint32_t i = 0; i < m->nexports; i++) {
         const mod_export *x = &m->exports[i];
-        if (x->name_len != len || memcmp(x->name, name, len) != 0) continue;
+        if (x->name_len != len || (len && memcmp(x->name, name, len) != 0)) continue;
         out->kind = x->kind;
         switch (x->kind) {
         case WEFT_EXTERN_FUNC: out->of.func = inst->funcs[x->index]; break;
@@ -430,6 +430,11 @@ weft_status weft_instance_export(weft_instance *inst, const char *name, weft_ext
         return WEFT_OK;
     }
     return WEFT_ERR_NOT_FOUND;
+}
+
+weft_status weft_instance_export(weft_instance *inst, const char *name, weft_extern *out) {
+    if (!name) return WEFT_ERR_MISUSE;
+    return rt_instance_export_n(inst, name, strlen(name), out);
 }
 
 weft_func *weft_instance_func(weft_instance *inst, const char *name) {

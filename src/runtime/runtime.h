@@ -98,6 +98,12 @@ int64_t rt_table_grow(weft_table *t, uint32_t delta, void *init);
 uint64_t rt_val_to_bits(weft_val v);
 weft_val rt_val_from_bits(weft_valtype type, uint64_t bits);
 
+/* Looks an export up by its name bytes (export names may hold NUL bytes,
+   which weft_instance_export's C string cannot). WEFT_ERR_NOT_FOUND if
+   absent. */
+weft_status rt_instance_export_n(weft_instance *inst, const char *name, size_t len,
+                                 weft_extern *out);
+
 /* Evaluates a constant expression in `inst` (globals already set up). */
 uint64_t rt_eval_const(const weft_instance *inst, const mod_constexpr *e);
 

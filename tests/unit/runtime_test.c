@@ -600,6 +600,8 @@ static void test_definitions(weft_engine *engine) {
     CHECK(one == inst->funcs[0] && one == &inst->own_funcs[0]);
 
     weft_extern ex;
+    CHECK(rt_instance_export_n(inst, "onex", 3, &ex) == WEFT_OK && ex.of.func == one);
+    CHECK(rt_instance_export_n(inst, "on", 2, &ex) == WEFT_ERR_NOT_FOUND);
     CHECK(weft_instance_export(inst, "tab", &ex) == WEFT_OK && ex.kind == WEFT_EXTERN_TABLE);
     weft_table *tab = ex.of.table;
     CHECK(weft_table_size(tab) == 3 && tab->max == 8);
