@@ -1,0 +1,253 @@
+/*
+ * exec.c — executions: making them, starting and resuming calls, calling
+ * host functions, and turning traps into errors with backtraces.
+ */
+#include "exec.h"
+
+#include <stdio.h>
+#include <sys/mman.h>
+
+#define EXEC_DEFAULT_STACK (8u << 20)
+#define EXEC_DEFAULT_DEPTH 100000u
+
+static void *exec_map(size_t bytes) {
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+weft_exec *weft_exec_new(weft_store *store) {
+    if (!store) return NULL;
+    weft_exec *e = calloc(1, sizeof *e);
+    if (!e) return NULL;
+    const weft_config *cfg = &store->engine->config;
+    e->store = store;
+    e->stack_bytes = cfg->max_stack_bytes ? cfg->max_stack_bytes : EXEC_DEFAULT_STACK;
+    e->stack_bytes = (e->stack_bytes + 4095) & ~(size_t)4095;
+    e->max_depth = cfg->max_call_depth ? cfg->max_call_depth : EXEC_DEFAULT_DEPTH;
+    e->stack = exec_map(e->stack_bytes);
+    e->frames = exec_map((size_t)e->max_depth * sizeof(exec_frame));
+    if (!e->stack || !e->frames) {
+        weft_exec_free(e);
+        return NULL;
+    }
+    e->stack_end = e->stack + e->stack_bytes / sizeof(uint64_t);
+    atomic_init(&e->attention, 0);
+    e->state = EXEC_IDLE;
+    return e;
+}
+
+void weft_exec_free(weft_exec *e) {
+    if (!e) return;
+    if (e->stack) munmap(e->stack, e->stack_bytes);
+    if (e->frames) munmap(e->frames, (size_t)e->max_depth * sizeof(exec_frame));
+    free(e);
+}
+
+void weft_exec_request(weft_exec *e, uint32_t bits) {
+    if (e) atomic_fetch_or_explicit(&e->attention, bits, memory_order_release);
+}
+
+/* Writes a weft_val into a slot, keeping the zero-extension invariant. */
+static uint64_t val_to_slot(const weft_val *v) {
+    switch (v->type) {
+    case WEFT_I32: return (uint32_t)v->of.i32;
+    case WEFT_F32: return v->of.f32_bits;
+    case WEFT_FUNCREF: return (uint64_t)(uintptr_t)v->of.func;
+    case WEFT_EXTERNREF: return (uint64_t)(uintptr_t)v->of.externref;
+    default: return v->of.bits;
+    }
+}
+
+static weft_val slot_to_val(weft_valtype t, uint64_t s) {
+    weft_val v;
+    memset(&v, 0, sizeof v);
+    v.type = t;
+    switch (t) {
+    case WEFT_I32: v.of.i32 = (int32_t)(uint32_t)s; break;
+    case WEFT_F32: v.of.f32_bits = (uint32_t)s; break;
+    case WEFT_FUNCREF: v.of.func = (weft_func *)(uintptr_t)s; break;
+    case WEFT_EXTERNREF: v.of.externref = (void *)(uintptr_t)s; break;
+    default: v.of.bits = s; break;
+    }
+    return v;
+}
+
+static weft_status check_args(const mod_functype *ft, const weft_val *args, size_t nargs, weft_error *err) {
+    if (nargs != ft->nparams)
+        return base_fail(err, WEFT_ERR_MISUSE, "wrong number of arguments: expected %u, got %zu", ft->nparams, nargs);
+    for (uint32_t i = 0; i < ft->nparams; i++)
+        if (args[i].type != ft->params[i])
+            return base_fail(err, WEFT_ERR_MISUSE, "argument %u: expected %s, got %s", i,
+                             weft_valtype_name(ft->params[i]), weft_valtype_name(args[i].type));
+    return WEFT_OK;
+}
+
+weft_status weft_exec_start(weft_exec *e, weft_func *func, const weft_val *args, size_t nargs) {
+    if (!e || !func) return WEFT_ERR_MISUSE;
+    if (e->state == EXEC_SUSPENDED || e->state == EXEC_READY) return WEFT_ERR_MISUSE;
+    const mod_functype *ft = func->type;
+    if (check_args(ft, args, nargs, NULL) != WEFT_OK) return WEFT_ERR_MISUSE;
+    if (func->store != e->store) return WEFT_ERR_MISUSE;
+    size_t need = ft->nparams > ft->nresults ? ft->nparams : ft->nresults;
+    if (func->code) need = func->code->frame_size > need ? func->code->frame_size : need;
+    if (need > (size_t)(e->stack_end - e->stack)) return WEFT_ERR_LIMIT;
+    for (uint32_t i = 0; i < ft->nparams; i++) e->stack[i] = val_to_slot(&args[i]);
+    e->entry = func;
+    e->depth = 0;
+    atomic_store_explicit(&e->attention, 0, memory_order_relaxed);
+    if (func->code) {
+        const cmp_func *cf = func->code;
+        if (cf->nlocals > cf->nparams)
+            memset(e->stack + cf->nparams, 0, (cf->nlocals - cf->nparams) * sizeof(uint64_t));
+        e->ip = cf->code;
+        e->fp = e->stack;
+        e->fn = cf;
+        e->inst = func->inst;
+    }
+    e->state = EXEC_READY;
+    return WEFT_OK;
+}
+
+weft_status weft_exec_run(weft_exec *e, weft_error *err) {
+    base_error_clear(err);
+    if (!e) return base_fail(err, WEFT_ERR_MISUSE, "weft_exec_run: NULL exec");
+    if (e->state != EXEC_READY && e->state != EXEC_SUSPENDED)
+        return base_fail(err, WEFT_ERR_MISUSE, "weft_exec_run: nothing to run (call weft_exec_start first)");
+    if (!e->entry->code) {
+        weft_status st = exec_call_host(e, e->entry, NULL, e->stack, err);
+        e->state = st == WEFT_OK ? EXEC_DONE : EXEC_IDLE;
+        return st;
+    }
+    return exec_run(e, err);
+}
+
+weft_status weft_exec_results(weft_exec *e, weft_val *results, size_t nresults) {
+    if (!e || e->state != EXEC_DONE) return WEFT_ERR_MISUSE;
+    const mod_functype *ft = e->entry->type;
+    if (nresults != ft->nresults || (nresults && !results)) return WEFT_ERR_MISUSE;
+    for (uint32_t i = 0; i < ft->nresults; i++) results[i] = slot_to_val(ft->results[i], e->stack[i]);
+    return WEFT_OK;
+}
+
+weft_status weft_func_call(weft_func *func, const weft_val *args, size_t nargs, weft_val *results,
+                           size_t nresults, weft_error *err) {
+    base_error_clear(err);
+    if (!func) return base_fail(err, WEFT_ERR_MISUSE, "weft_func_call: NULL function");
+    const mod_functype *ft = func->type;
+    weft_status st = check_args(ft, args, nargs, err);
+    if (st != WEFT_OK) return st;
+    if (nresults != ft->nresults || (nresults && !results))
+        return base_fail(err, WEFT_ERR_MISUSE, "wrong number of results: expected %u, got %zu", ft->nresults, nresults);
+    weft_exec *e = weft_exec_new(func->store);
+    if (!e) return base_fail(err, WEFT_ERR_NOMEM, "out of memory making an execution");
+    st = weft_exec_start(e, func, args, nargs);
+    if (st != WEFT_OK) {
+        weft_exec_free(e);
+        return base_fail(err, st, "cannot start the call (stack too small?)");
+    }
+    do st = weft_exec_run(e, err);
+    while (st == WEFT_SUSPENDED);
+    if (st == WEFT_OK) weft_exec_results(e, results, nresults);
+    weft_exec_free(e);
+    return st;
+}
+
+/* ------------------------------------------------------------------------
+ * Host calls
+ * ------------------------------------------------------------------------ */
+
+weft_status exec_call_host(weft_exec *e, weft_func *f, weft_instance *caller_inst, uint64_t *slots,
+                           weft_error *err) {
+    const mod_functype *ft = f->type;
+    weft_val small_args[16], small_res[16];
+    weft_val *args = ft->nparams <= 16 ? small_args : malloc(ft->nparams * sizeof *args);
+    weft_val *res = ft->nresults <= 16 ? small_res : malloc(ft->nresults * sizeof *res);
+    weft_status st;
+    if (!args || !res) {
+        st = base_fail(err, WEFT_ERR_NOMEM, "out of memory calling a host function");
+        goto out;
+    }
+    for (uint32_t i = 0; i < ft->nparams; i++) args[i] = slot_to_val(ft->params[i], slots[i]);
+    for (uint32_t i = 0; i < ft->nresults; i++) res[i] = slot_to_val(ft->results[i], 0);
+    weft_caller caller;
+    caller.inst = caller_inst;
+    caller.exec = e;
+    caller.exit_code = 0;
+    caller.message[0] = 0;
+    st = f->host(&caller, f->env, args, res);
+    if (st == WEFT_OK) {
+        for (uint32_t i = 0; i < ft->nresults; i++) {
+            res[i].type = ft->results[i];
+            slots[i] = val_to_slot(&res[i]);
+        }
+    } else if (st == WEFT_ERR_EXIT) {
+        base_fail(err, WEFT_ERR_EXIT, "exit with code %d", (int)caller.exit_code);
+        if (err) err->exit_code = caller.exit_code;
+    } else if (st == WEFT_ERR_TRAP) {
+        base_fail(err, WEFT_ERR_TRAP, "%s", caller.message[0] ? caller.message : "host function trapped");
+    } else {
+        base_fail(err, st, "host function failed: %s", caller.message[0] ? caller.message : weft_status_name(st));
+    }
+out:
+    if (args && args != small_args) free(args);
+    if (res && res != small_res) free(res);
+    return st;
+}
+
+weft_memory *weft_caller_memory(weft_caller *caller) {
+    return caller && caller->inst ? caller->inst->mem0 : NULL;
+}
+
+weft_instance *weft_caller_instance(weft_caller *caller) { return caller ? caller->inst : NULL; }
+
+void weft_caller_trap(weft_caller *caller, const char *fmt, ...) {
+    if (!caller) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(caller->message, sizeof caller->message, fmt, ap);
+    va_end(ap);
+}
+
+void weft_caller_exit(weft_caller *caller, int32_t code) {
+    if (caller) caller->exit_code = code;
+}
+
+/* ------------------------------------------------------------------------
+ * Traps
+ * ------------------------------------------------------------------------ */
+
+weft_status exec_trap(weft_exec *e, weft_trap trap, const char *message, const cmp_func *fn,
+                      weft_instance *inst, const uint32_t *ip, weft_error *err) {
+    if (err) {
+        char msg[WEFT_ERROR_MESSAGE_MAX];
+        snprintf(msg, sizeof msg, "%s", message ? message : weft_trap_message(trap));
+        base_fail(err, WEFT_ERR_TRAP, "%s", msg);
+        err->trap = trap;
+        /* Innermost frame first: the trapping function, then each caller
+           at its call instruction. e->frames[k] holds frame k's registers
+           as saved when it made a call. */
+        uint32_t n = 0;
+        const cmp_func *f = fn;
+        const uint32_t *at = ip;
+        for (uint32_t k = e->depth;; k--) {
+            if (n < WEFT_BACKTRACE_MAX) {
+                err->frames[n].func_index = f->func_index;
+                err->frames[n].offset = cmp_offset_of(f, (uint32_t)(at - f->code));
+                err->frames[n].module = inst ? inst->module : NULL;
+                n++;
+            } else {
+                err->frames_dropped++;
+            }
+            if (k == 0) break;
+            const exec_frame *fr = &e->frames[k - 1];
+            f = fr->fn;
+            inst = fr->inst;
+            at = fr->ret_ip - 1;
+        }
+        err->frame_count = n;
+        err->func_index = err->frames[0].func_index;
+        err->offset = err->frames[0].offset;
+    }
+    e->depth = 0;
+    return WEFT_ERR_TRAP;
+}

@@ -1,0 +1,70 @@
+/*
+ * exec.h — an execution: the operand/frame stacks of one call in progress,
+ * its attention word, and the saved registers of a suspended run.
+ *
+ * Ownership: a weft_exec is owned by whoever made it and used by one thread
+ * at a time. Only `attention` is touched by other threads (atomically).
+ */
+#ifndef WEFT_EXEC_H
+#define WEFT_EXEC_H
+
+#include "../compile/code.h"
+#include "../runtime/runtime.h"
+
+/* The caller's registers saved by a call: where to continue. */
+typedef struct exec_frame {
+    const uint32_t *ret_ip;
+    uint64_t *fp;
+    const cmp_func *fn;
+    weft_instance *inst;
+} exec_frame;
+
+typedef enum exec_state {
+    EXEC_IDLE,      /* nothing prepared */
+    EXEC_READY,     /* weft_exec_start done, not yet run */
+    EXEC_SUSPENDED, /* paused at a safe point */
+    EXEC_DONE,      /* finished; results in stack[0..] */
+} exec_state;
+
+struct weft_exec {
+    weft_store *store;
+    _Atomic uint32_t attention; /* WEFT_ATTN_* requests */
+
+    uint64_t *stack;      /* operand slots, mmap'd */
+    uint64_t *stack_end;
+    size_t stack_bytes;
+    exec_frame *frames;   /* saved callers, mmap'd */
+    uint32_t max_depth;
+    uint32_t depth;       /* frames in use */
+
+    exec_state state;
+    weft_func *entry;     /* the function called */
+    /* Registers of a suspended or ready run. */
+    const uint32_t *ip;
+    uint64_t *fp;
+    const cmp_func *fn;
+    weft_instance *inst;
+};
+
+struct weft_caller {
+    weft_instance *inst;  /* calling instance, may be NULL */
+    weft_exec *exec;
+    int32_t exit_code;
+    char message[WEFT_ERROR_MESSAGE_MAX];
+};
+
+/* Runs `e` from its saved registers until it finishes, traps or is
+   suspended (the interpreter loop, interp.c). */
+weft_status exec_run(weft_exec *e, weft_error *err);
+
+/* Calls a host function with arguments in `slots` and leaves its results
+   there. On failure fills err (trap or exit), without a backtrace. */
+weft_status exec_call_host(weft_exec *e, weft_func *f, weft_instance *caller, uint64_t *slots,
+                           weft_error *err);
+
+/* Fills err with a trap and the backtrace of e's frames; `ip` is where the
+   innermost frame stopped. */
+weft_status exec_trap(weft_exec *e, weft_trap trap, const char *message, const cmp_func *fn,
+                      weft_instance *inst, const uint32_t *ip, weft_error *err);
+
+#endif

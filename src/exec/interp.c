@@ -1,0 +1,645 @@
+/*
+ * interp.c — the interpreter loop: one function that runs compiled code
+ * (code.h) until the call finishes, traps, or is asked to pause.
+ *
+ * Registers: ip (next operation), fp (frame slots), fn and inst (current
+ * function and instance), mem/mem_size (the instance's memory 0). A wasm
+ * call never recurses in C: the caller's registers go to e->frames and the
+ * loop continues in the callee; return pops them.
+ *
+ * Dispatch is a computed goto through a label table (token threading) or,
+ * with -DWEFT_DISPATCH_SWITCH=1, a plain switch; both come from the same
+ * OP() bodies.
+ *
+ * Memory bounds: memories never move and only grow, so the cached size can
+ * only be too small; an access that fails the fast check re-reads the size
+ * before trapping. This keeps imported and shared memories exact without
+ * reloading after every call.
+ */
+#include "exec.h"
+
+#include <math.h>
+
+#ifndef WEFT_DISPATCH_SWITCH
+#define WEFT_DISPATCH_SWITCH 0
+#endif
+
+/* ------------------------------------------------------------------------
+ * Value helpers: slots hold bits; floats are reinterpreted, never converted.
+ * ------------------------------------------------------------------------ */
+static inline float f32_of(uint64_t s) {
+    uint32_t u = (uint32_t)s;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline double f64_of(uint64_t s) {
+    double d;
+    memcpy(&d, &s, 8);
+    return d;
+}
+static inline uint64_t bits_f32(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+static inline uint64_t bits_f64(double d) {
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+/* fmin/fmax per §4.3.3: NaN in, NaN out; -0 < +0. */
+static inline float f32_min(float a, float b) {
+    if (isnan(a) || isnan(b)) return a + b;
+    if (a == b) return signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+static inline float f32_max(float a, float b) {
+    if (isnan(a) || isnan(b)) return a + b;
+    if (a == b) return signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+static inline double f64_min(double a, double b) {
+    if (isnan(a) || isnan(b)) return a + b;
+    if (a == b) return signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+static inline double f64_max(double a, double b) {
+    if (isnan(a) || isnan(b)) return a + b;
+    if (a == b) return signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+
+static inline uint32_t rotl32(uint32_t x, uint32_t n) { n &= 31; return n ? (x << n) | (x >> (32 - n)) : x; }
+static inline uint32_t rotr32(uint32_t x, uint32_t n) { n &= 31; return n ? (x >> n) | (x << (32 - n)) : x; }
+static inline uint64_t rotl64(uint64_t x, uint64_t n) { n &= 63; return n ? (x << n) | (x >> (64 - n)) : x; }
+static inline uint64_t rotr64(uint64_t x, uint64_t n) { n &= 63; return n ? (x >> n) | (x << (64 - n)) : x; }
+
+/* Saturating truncations (§4.3.3 trunc_sat). */
+static inline int32_t sat_i32(double d) {
+    if (isnan(d)) return 0;
+    if (d <= -2147483648.0) return INT32_MIN;
+    if (d >= 2147483648.0) return INT32_MAX;
+    return (int32_t)d;
+}
+static inline uint32_t sat_u32(double d) {
+    if (isnan(d) || d <= -1.0) return 0;
+    if (d >= 4294967296.0) return UINT32_MAX;
+    return (uint32_t)d;
+}
+static inline int64_t sat_i64(double d) {
+    if (isnan(d)) return 0;
+    if (d <= -9223372036854775808.0) return INT64_MIN;
+    if (d >= 9223372036854775808.0) return INT64_MAX;
+    return (int64_t)d;
+}
+static inline uint64_t sat_u64(double d) {
+    if (isnan(d) || d <= -1.0) return 0;
+    if (d >= 18446744073709551616.0) return UINT64_MAX;
+    return (uint64_t)d;
+}
+
+static inline uint16_t load16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+static inline uint32_t load32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static inline uint64_t load64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+
+weft_status exec_run(weft_exec *e, weft_error *err) {
+#if !WEFT_DISPATCH_SWITCH
+    static const void *const labels[CMP_OP_COUNT] = {
+#define CMP_X_NUM(name, code, arity, rt, at) &&L_##name,
+#define CMP_X_OTHER(name, n) &&L_##name,
+        CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER)
+#undef CMP_X_NUM
+#undef CMP_X_OTHER
+    };
+#define OP(name) L_##name:
+#define NEXT() goto *labels[*ip]
+#else
+#define OP(name) case CMP_##name:
+#define NEXT() goto dispatch
+#endif
+
+    const uint32_t *ip = e->ip;
+    uint64_t *fp = e->fp;
+    const cmp_func *fn = e->fn;
+    weft_instance *inst = e->inst;
+    uint8_t *mem = inst->mem0 ? inst->mem0->data : NULL;
+    uint64_t mem_size = inst->mem0 ? atomic_load_explicit(&inst->mem0->size, memory_order_relaxed) : 0;
+    _Atomic uint32_t *attn = &e->attention;
+    weft_trap trap = WEFT_TRAP_NONE;
+    const char *trap_msg = NULL;
+    weft_status st;
+    weft_func *callee;
+    uint64_t *nfp;
+
+#define S(i) fp[ip[i]]
+#define U32(i) ((uint32_t)fp[ip[i]])
+#define I32(i) ((int32_t)fp[ip[i]])
+#define U64(i) (fp[ip[i]])
+#define I64(i) ((int64_t)fp[ip[i]])
+#define F32(i) f32_of(fp[ip[i]])
+#define F64(i) f64_of(fp[ip[i]])
+#define TRAP(kind) do { trap = (kind); goto do_trap; } while (0)
+#define LOAD_MEM()                                                                   \
+    do {                                                                             \
+        mem = inst->mem0 ? inst->mem0->data : NULL;                                  \
+        mem_size = inst->mem0 ? atomic_load_explicit(&inst->mem0->size, memory_order_relaxed) : 0; \
+    } while (0)
+/* Bounds check of [ea, ea + n): the fast test, then a re-read of the size. */
+#define CHECK_MEM(ea, n)                                                             \
+    do {                                                                             \
+        if (BASE_UNLIKELY((ea) + (n) > mem_size)) {                                  \
+            LOAD_MEM();                                                              \
+            if ((ea) + (n) > mem_size) TRAP(WEFT_TRAP_MEM_OOB);                      \
+        }                                                                            \
+    } while (0)
+
+    /* Operations with operands (dst, a[, b]). */
+#define UN(name, expr) OP(name) { fp[ip[1]] = (expr); ip += 3; NEXT(); }
+#define BIN(name, expr) OP(name) { fp[ip[1]] = (expr); ip += 4; NEXT(); }
+#define BIN_I32(name, op) BIN(name, (uint32_t)(U32(2) op U32(3)))
+#define BIN_I64(name, op) BIN(name, U64(2) op U64(3))
+#define CMP_S32(name, op) BIN(name, (uint64_t)(I32(2) op I32(3)))
+#define CMP_U32(name, op) BIN(name, (uint64_t)(U32(2) op U32(3)))
+#define CMP_S64(name, op) BIN(name, (uint64_t)(I64(2) op I64(3)))
+#define CMP_U64(name, op) BIN(name, (uint64_t)(U64(2) op U64(3)))
+#define CMP_F32(name, op) BIN(name, (uint64_t)(F32(2) op F32(3)))
+#define CMP_F64(name, op) BIN(name, (uint64_t)(F64(2) op F64(3)))
+#define BIN_F32(name, op) BIN(name, bits_f32(F32(2) op F32(3)))
+#define BIN_F64(name, op) BIN(name, bits_f64(F64(2) op F64(3)))
+
+    NEXT();
+#if WEFT_DISPATCH_SWITCH
+dispatch:
+    switch (*ip) {
+#endif
+
+    CMP_S32(I32_EQ, ==)
+    UN(I32_EQZ, (uint64_t)(U32(2) == 0))
+    CMP_U32(I32_NE, !=)
+    CMP_S32(I32_LT_S, <)
+    CMP_U32(I32_LT_U, <)
+    CMP_S32(I32_GT_S, >)
+    CMP_U32(I32_GT_U, >)
+    CMP_S32(I32_LE_S, <=)
+    CMP_U32(I32_LE_U, <=)
+    CMP_S32(I32_GE_S, >=)
+    CMP_U32(I32_GE_U, >=)
+    UN(I64_EQZ, (uint64_t)(U64(2) == 0))
+    CMP_U64(I64_EQ, ==)
+    CMP_U64(I64_NE, !=)
+    CMP_S64(I64_LT_S, <)
+    CMP_U64(I64_LT_U, <)
+    CMP_S64(I64_GT_S, >)
+    CMP_U64(I64_GT_U, >)
+    CMP_S64(I64_LE_S, <=)
+    CMP_U64(I64_LE_U, <=)
+    CMP_S64(I64_GE_S, >=)
+    CMP_U64(I64_GE_U, >=)
+    CMP_F32(F32_EQ, ==)
+    CMP_F32(F32_NE, !=)
+    CMP_F32(F32_LT, <)
+    CMP_F32(F32_GT, >)
+    CMP_F32(F32_LE, <=)
+    CMP_F32(F32_GE, >=)
+    CMP_F64(F64_EQ, ==)
+    CMP_F64(F64_NE, !=)
+    CMP_F64(F64_LT, <)
+    CMP_F64(F64_GT, >)
+    CMP_F64(F64_LE, <=)
+    CMP_F64(F64_GE, >=)
+
+    UN(I32_CLZ, U32(2) ? (uint64_t)__builtin_clz(U32(2)) : 32)
+    UN(I32_CTZ, U32(2) ? (uint64_t)__builtin_ctz(U32(2)) : 32)
+    UN(I32_POPCNT, (uint64_t)__builtin_popcount(U32(2)))
+    BIN_I32(I32_ADD, +)
+    BIN_I32(I32_SUB, -)
+    BIN_I32(I32_MUL, *)
+    OP(I32_DIV_S) {
+        int32_t a = I32(2), b = I32(3);
+        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);
+        if (a == INT32_MIN && b == -1) TRAP(WEFT_TRAP_INT_OVERFLOW);
+        fp[ip[1]] = (uint32_t)(a / b);
+        ip += 4;
+        NEXT();
+    }
+    OP(I32_DIV_U) {
+        uint32_t b = U32(3);
+        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);
+        fp[ip[1]] = U32(2) / b;
+        ip += 4;
+        NEXT();
+    }
+    OP(I32_REM_S) {
+        int32_t a = I32(2), b = I32(3);
+        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);
+        fp[ip[1]] = b == -1 ? 0 : (uint32_t)(a % b);
+        ip += 4;
+        NEXT();
+    }
+    OP(I32_REM_U) {
+        uint32_t b = U32(3);
+        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);
+        fp[ip[1]] = U32(2) % b;
+        ip += 4;
+        NEXT();
+    }
+    BIN_I32(I32_AND, &)
+    BIN_I32(I32_OR, |)
+    BIN_I32(I32_XOR, ^)
+    BIN(I32_SHL, (uint32_t)(U32(2) << (U32(3) & 31)))
+    BIN(I32_SHR_S, (uint32_t)(I32(2) >> (U32(3) & 31)))
+    BIN(I32_SHR_U, (uint32_t)(U32(2) >> (U32(3) & 31)))
+    BIN(I32_ROTL, rotl32(U32(2), U32(3)))
+    BIN(I32_ROTR, rotr32(U32(2), U32(3)))
+
+    UN(I64_CLZ, U64(2) ? (uint64_t)__builtin_clzll(U64(2)) : 64)
+    UN(I64_CTZ, U64(2) ? (uint64_t)__builtin_ctzll(U64(2)) : 64)
+    UN(I64_POPCNT, (uint64_t)__builtin_popcountll(U64(2)))
+    BIN_I64(I64_ADD, +)
+    BIN_I64(I64_SUB, -)
+    BIN_I64(I64_MUL, *)
+    OP(I64_DIV_S) {
+        int64_t a = I64(2), b = I64(3);
+        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);
+        if (a == INT64_MIN && b == -1) TRAP(WEFT_TRAP_INT_OVERFLOW);
+        fp[ip[1]] = (uint64_t)(a / b);
+        ip += 4;
+        NEXT();
+    }
+    OP(I64_DIV_U) {
+        uint64_t b = U64(3);
+        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);
+        fp[ip[1]] = U64(2) / b;
+        ip += 4;
+        NEXT();
+    }
+    OP(I64_REM_S) {
+        int64_t a = I64(2), b = I64(3);
+        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);
+        fp[ip[1]] = b == -1 ? 0 : (uint64_t)(a % b);
+        ip += 4;
+        NEXT();
+    }
+    OP(I64_REM_U) {
+        uint64_t b = U64(3);
+        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);
+        fp[ip[1]] = U64(2) % b;
+        ip += 4;
+        NEXT();
+    }
+    BIN_I64(I64_AND, &)
+    BIN_I64(I64_OR, |)
+    BIN_I64(I64_XOR, ^)
+    BIN(I64_SHL, U64(2) << (U64(3) & 63))
+    BIN(I64_SHR_S, (uint64_t)(I64(2) >> (U64(3) & 63)))
+    BIN(I64_SHR_U, U64(2) >> (U64(3) & 63))
+    BIN(I64_ROTL, rotl64(U64(2), U64(3)))
+    BIN(I64_ROTR, rotr64(U64(2), U64(3)))
+
+    UN(F32_ABS, U32(2) & 0x7FFFFFFFu)
+    UN(F32_NEG, U32(2) ^ 0x80000000u)
+    UN(F32_CEIL, bits_f32(ceilf(F32(2))))
+    UN(F32_FLOOR, bits_f32(floorf(F32(2))))
+    UN(F32_TRUNC, bits_f32(truncf(F32(2))))
+    UN(F32_NEAREST, bits_f32(nearbyintf(F32(2))))
+    UN(F32_SQRT, bits_f32(sqrtf(F32(2))))
+    BIN_F32(F32_ADD, +)
+    BIN_F32(F32_SUB, -)
+    BIN_F32(F32_MUL, *)
+    BIN_F32(F32_DIV, /)
+    BIN(F32_MIN, bits_f32(f32_min(F32(2), F32(3))))
+    BIN(F32_MAX, bits_f32(f32_max(F32(2), F32(3))))
+    BIN(F32_COPYSIGN, (U32(2) & 0x7FFFFFFFu) | (U32(3) & 0x80000000u))
+    UN(F64_ABS, U64(2) & 0x7FFFFFFFFFFFFFFFull)
+    UN(F64_NEG, U64(2) ^ 0x8000000000000000ull)
+    UN(F64_CEIL, bits_f64(ceil(F64(2))))
+    UN(F64_FLOOR, bits_f64(floor(F64(2))))
+    UN(F64_TRUNC, bits_f64(trunc(F64(2))))
+    UN(F64_NEAREST, bits_f64(nearbyint(F64(2))))
+    UN(F64_SQRT, bits_f64(sqrt(F64(2))))
+    BIN_F64(F64_ADD, +)
+    BIN_F64(F64_SUB, -)
+    BIN_F64(F64_MUL, *)
+    BIN_F64(F64_DIV, /)
+    BIN(F64_MIN, bits_f64(f64_min(F64(2), F64(3))))
+    BIN(F64_MAX, bits_f64(f64_max(F64(2), F64(3))))
+    BIN(F64_COPYSIGN, (U64(2) & 0x7FFFFFFFFFFFFFFFull) | (U64(3) & 0x8000000000000000ull))
+
+    UN(I32_WRAP_I64, (uint32_t)U64(2))
+    /* Trapping truncations (§4.3.3 trunc): NaN is an invalid conversion,
+       anything whose truncation is out of range an overflow. */
+#define TRUNC(name, get, T, lo_ok, hi_ok, conv)                                      \
+    OP(name) {                                                                       \
+        T x = get(2);                                                                \
+        if (isnan(x)) TRAP(WEFT_TRAP_BAD_CONVERSION);                                \
+        if (!(lo_ok) || !(hi_ok)) TRAP(WEFT_TRAP_INT_OVERFLOW);                      \
+        fp[ip[1]] = conv;                                                            \
+        ip += 3;                                                                     \
+        NEXT();                                                                      \
+    }
+    TRUNC(I32_TRUNC_F32_S, F32, float, x >= -2147483648.0f, x < 2147483648.0f, (uint32_t)(int32_t)x)
+    TRUNC(I32_TRUNC_F32_U, F32, float, x > -1.0f, x < 4294967296.0f, (uint32_t)x)
+    TRUNC(I32_TRUNC_F64_S, F64, double, x > -2147483649.0, x < 2147483648.0, (uint32_t)(int32_t)x)
+    TRUNC(I32_TRUNC_F64_U, F64, double, x > -1.0, x < 4294967296.0, (uint32_t)x)
+    TRUNC(I64_TRUNC_F32_S, F32, float, x >= -9223372036854775808.0f, x < 9223372036854775808.0f, (uint64_t)(int64_t)x)
+    TRUNC(I64_TRUNC_F32_U, F32, float, x > -1.0f, x < 18446744073709551616.0f, (uint64_t)x)
+    TRUNC(I64_TRUNC_F64_S, F64, double, x >= -9223372036854775808.0, x < 9223372036854775808.0, (uint64_t)(int64_t)x)
+    TRUNC(I64_TRUNC_F64_U, F64, double, x > -1.0, x < 18446744073709551616.0, (uint64_t)x)
+    UN(I64_EXTEND_I32_S, (uint64_t)(int64_t)I32(2))
+    UN(F32_CONVERT_I32_S, bits_f32((float)I32(2)))
+    UN(F32_CONVERT_I32_U, bits_f32((float)U32(2)))
+    UN(F32_CONVERT_I64_S, bits_f32((float)I64(2)))
+    UN(F32_CONVERT_I64_U, bits_f32((float)U64(2)))
+    UN(F32_DEMOTE_F64, bits_f32((float)F64(2)))
+    UN(F64_CONVERT_I32_S, bits_f64((double)I32(2)))
+    UN(F64_CONVERT_I32_U, bits_f64((double)U32(2)))
+    UN(F64_CONVERT_I64_S, bits_f64((double)I64(2)))
+    UN(F64_CONVERT_I64_U, bits_f64((double)U64(2)))
+    UN(F64_PROMOTE_F32, bits_f64((double)F32(2)))
+    UN(I32_EXTEND8_S, (uint32_t)(int32_t)(int8_t)U32(2))
+    UN(I32_EXTEND16_S, (uint32_t)(int32_t)(int16_t)U32(2))
+    UN(I64_EXTEND8_S, (uint64_t)(int64_t)(int8_t)U64(2))
+    UN(I64_EXTEND16_S, (uint64_t)(int64_t)(int16_t)U64(2))
+    UN(I64_EXTEND32_S, (uint64_t)(int64_t)(int32_t)U64(2))
+    UN(I32_TRUNC_SAT_F32_S, (uint32_t)sat_i32(F32(2)))
+    UN(I32_TRUNC_SAT_F32_U, sat_u32(F32(2)))
+    UN(I32_TRUNC_SAT_F64_S, (uint32_t)sat_i32(F64(2)))
+    UN(I32_TRUNC_SAT_F64_U, sat_u32(F64(2)))
+    UN(I64_TRUNC_SAT_F32_S, (uint64_t)sat_i64(F32(2)))
+    UN(I64_TRUNC_SAT_F32_U, sat_u64(F32(2)))
+    UN(I64_TRUNC_SAT_F64_S, (uint64_t)sat_i64(F64(2)))
+    UN(I64_TRUNC_SAT_F64_U, sat_u64(F64(2)))
+
+    /* ---- control ---- */
+    OP(UNREACHABLE) { TRAP(WEFT_TRAP_UNREACHABLE); }
+    OP(CHECK) {
+        ip += 1;
+        if (BASE_UNLIKELY(atomic_load_explicit(attn, memory_order_relaxed))) goto attention;
+        NEXT();
+    }
+    OP(BR) {
+        ip = fn->code + ip[1];
+        NEXT();
+    }
+    OP(BR_IF) {
+        if (U32(1)) ip = fn->code + ip[2];
+        else ip += 3;
+        NEXT();
+    }
+    OP(BR_UNLESS) {
+        if (!U32(1)) ip = fn->code + ip[2];
+        else ip += 3;
+        NEXT();
+    }
+    OP(BR_TABLE) {
+        uint32_t i = U32(1), n = ip[2];
+        ip = fn->code + ip[3 + (i < n ? i : n)];
+        NEXT();
+    }
+    OP(RETURN) {
+        if (e->depth == 0) goto finished;
+        exec_frame *fr = &e->frames[--e->depth];
+        ip = fr->ret_ip;
+        fp = fr->fp;
+        fn = fr->fn;
+        if (fr->inst != inst) {
+            inst = fr->inst;
+            LOAD_MEM();
+        }
+        NEXT();
+    }
+    OP(CALL) {
+        callee = inst->funcs[ip[1]];
+        nfp = fp + ip[2];
+        ip += 3;
+        goto do_call;
+    }
+    OP(CALL_INDIRECT) {
+        weft_table *t = inst->tables[ip[2]];
+        uint32_t i = U32(3);
+        if (i >= t->size) TRAP(WEFT_TRAP_INDIRECT_OOB);
+        callee = t->elems[i];
+        if (!callee) TRAP(WEFT_TRAP_INDIRECT_NULL);
+        const mod_functype *want = &inst->module->types[ip[1]];
+        if (callee->type != want && !mod_functype_equal(callee->type, want)) TRAP(WEFT_TRAP_INDIRECT_TYPE);
+        nfp = fp + ip[4];
+        ip += 5;
+        goto do_call;
+    }
+
+    /* ---- data movement ---- */
+    OP(COPY) { fp[ip[1]] = fp[ip[2]]; ip += 3; NEXT(); }
+    OP(CONST32) { fp[ip[1]] = ip[2]; ip += 3; NEXT(); }
+    OP(CONST64) { fp[ip[1]] = (uint64_t)ip[2] | (uint64_t)ip[3] << 32; ip += 4; NEXT(); }
+    OP(SELECT) { fp[ip[1]] = U32(2) ? fp[ip[3]] : fp[ip[4]]; ip += 5; NEXT(); }
+    OP(GLOBAL_GET) { fp[ip[1]] = inst->globals[ip[2]]->value; ip += 3; NEXT(); }
+    OP(GLOBAL_SET) { inst->globals[ip[1]]->value = fp[ip[2]]; ip += 3; NEXT(); }
+
+    /* ---- memory ---- */
+#define LOAD_OP(name, n, expr)                                                       \
+    OP(name) {                                                                       \
+        uint64_t ea = (uint64_t)U32(2) + ip[3];                                      \
+        CHECK_MEM(ea, n);                                                            \
+        const uint8_t *p = mem + ea;                                                 \
+        fp[ip[1]] = (expr);                                                          \
+        ip += 4;                                                                     \
+        NEXT();                                                                      \
+    }
+    LOAD_OP(LOAD32, 4, load32(p))
+    LOAD_OP(LOAD64, 8, load64(p))
+    LOAD_OP(LOAD8_U, 1, *p)
+    LOAD_OP(LOAD16_U, 2, load16(p))
+    LOAD_OP(I32_LOAD8_S, 1, (uint32_t)(int32_t)(int8_t)*p)
+    LOAD_OP(I32_LOAD16_S, 2, (uint32_t)(int32_t)(int16_t)load16(p))
+    LOAD_OP(I64_LOAD8_S, 1, (uint64_t)(int64_t)(int8_t)*p)
+    LOAD_OP(I64_LOAD16_S, 2, (uint64_t)(int64_t)(int16_t)load16(p))
+    LOAD_OP(I64_LOAD32_S, 4, (uint64_t)(int64_t)(int32_t)load32(p))
+#define STORE_OP(name, n)                                                            \
+    OP(name) {                                                                       \
+        uint64_t ea = (uint64_t)U32(1) + ip[3];                                      \
+        CHECK_MEM(ea, n);                                                            \
+        uint64_t v = fp[ip[2]];                                                      \
+        memcpy(mem + ea, &v, n); /* little-endian host */                            \
+        ip += 4;                                                                     \
+        NEXT();                                                                      \
+    }
+    STORE_OP(STORE8, 1)
+    STORE_OP(STORE16, 2)
+    STORE_OP(STORE32, 4)
+    STORE_OP(STORE64, 8)
+    OP(MEMORY_SIZE) {
+        LOAD_MEM();
+        fp[ip[1]] = (uint32_t)(mem_size / RT_PAGE_SIZE);
+        ip += 2;
+        NEXT();
+    }
+    OP(MEMORY_GROW) {
+        int64_t old = rt_memory_grow(inst->mem0, U32(2));
+        fp[ip[1]] = (uint32_t)(int32_t)old;
+        LOAD_MEM();
+        ip += 3;
+        NEXT();
+    }
+    OP(MEMORY_INIT) { /* §4.4.7 memory.init: bounds first, then copy */
+        uint32_t seg = ip[1];
+        uint64_t d = U32(2), s = U32(3), n = U32(4);
+        uint64_t len = inst->data_len[seg];
+        LOAD_MEM();
+        if (s + n > len || d + n > mem_size) TRAP(WEFT_TRAP_MEM_OOB);
+        if (n) memcpy(mem + d, inst->module->datas[seg].bytes + s, n);
+        ip += 5;
+        NEXT();
+    }
+    OP(DATA_DROP) { inst->data_len[ip[1]] = 0; ip += 2; NEXT(); }
+    OP(MEMORY_COPY) {
+        uint64_t d = U32(1), s = U32(2), n = U32(3);
+        LOAD_MEM();
+        if (s + n > mem_size || d + n > mem_size) TRAP(WEFT_TRAP_MEM_OOB);
+        if (n) memmove(mem + d, mem + s, n);
+        ip += 4;
+        NEXT();
+    }
+    OP(MEMORY_FILL) {
+        uint64_t d = U32(1), n = U32(3);
+        LOAD_MEM();
+        if (d + n > mem_size) TRAP(WEFT_TRAP_MEM_OOB);
+        if (n) memset(mem + d, (int)(uint8_t)U32(2), n);
+        ip += 4;
+        NEXT();
+    }
+
+    /* ---- tables and references ---- */
+    OP(TABLE_GET) {
+        weft_table *t = inst->tables[ip[2]];
+        uint32_t i = U32(3);
+        if (i >= t->size) TRAP(WEFT_TRAP_TABLE_OOB);
+        fp[ip[1]] = (uint64_t)(uintptr_t)t->elems[i];
+        ip += 4;
+        NEXT();
+    }
+    OP(TABLE_SET) {
+        weft_table *t = inst->tables[ip[1]];
+        uint32_t i = U32(2);
+        if (i >= t->size) TRAP(WEFT_TRAP_TABLE_OOB);
+        t->elems[i] = (void *)(uintptr_t)fp[ip[3]];
+        ip += 4;
+        NEXT();
+    }
+    OP(TABLE_INIT) { /* §4.4.6 table.init */
+        weft_table *t = inst->tables[ip[1]];
+        uint32_t seg = ip[2];
+        uint64_t d = U32(3), s = U32(4), n = U32(5);
+        if (s + n > inst->elem_len[seg] || d + n > t->size) TRAP(WEFT_TRAP_TABLE_OOB);
+        if (n) memcpy(t->elems + d, inst->elem_refs[seg] + s, n * sizeof(void *));
+        ip += 6;
+        NEXT();
+    }
+    OP(ELEM_DROP) { inst->elem_len[ip[1]] = 0; ip += 2; NEXT(); }
+    OP(TABLE_COPY) {
+        weft_table *td = inst->tables[ip[1]], *ts = inst->tables[ip[2]];
+        uint64_t d = U32(3), s = U32(4), n = U32(5);
+        if (s + n > ts->size || d + n > td->size) TRAP(WEFT_TRAP_TABLE_OOB);
+        if (n) memmove(td->elems + d, ts->elems + s, n * sizeof(void *));
+        ip += 6;
+        NEXT();
+    }
+    OP(TABLE_GROW) {
+        int64_t old = rt_table_grow(inst->tables[ip[2]], U32(4), (void *)(uintptr_t)fp[ip[3]]);
+        fp[ip[1]] = (uint32_t)(int32_t)old;
+        ip += 5;
+        NEXT();
+    }
+    OP(TABLE_SIZE) { fp[ip[1]] = inst->tables[ip[2]]->size; ip += 3; NEXT(); }
+    OP(TABLE_FILL) {
+        weft_table *t = inst->tables[ip[1]];
+        uint64_t d = U32(2), n = U32(4);
+        void *v = (void *)(uintptr_t)fp[ip[3]];
+        if (d + n > t->size) TRAP(WEFT_TRAP_TABLE_OOB);
+        for (uint64_t i = 0; i < n; i++) t->elems[d + i] = v;
+        ip += 5;
+        NEXT();
+    }
+    OP(REF_IS_NULL) { fp[ip[1]] = fp[ip[2]] == 0; ip += 3; NEXT(); }
+    OP(REF_FUNC) { fp[ip[1]] = (uint64_t)(uintptr_t)inst->funcs[ip[2]]; ip += 3; NEXT(); }
+
+#if WEFT_DISPATCH_SWITCH
+    default:
+        __builtin_unreachable();
+    }
+#endif
+
+do_call: {
+    /* ip is the return address; the callee's frame starts at nfp, where
+       the arguments are. */
+    if (!callee->code) {
+        st = exec_call_host(e, callee, inst, nfp, err);
+        if (BASE_UNLIKELY(st != WEFT_OK)) {
+            if (st != WEFT_ERR_TRAP) goto failed;
+            trap = WEFT_TRAP_HOST;
+            trap_msg = err ? err->message : "host function trapped";
+            ip -= 1; /* inside the call instruction, for the backtrace */
+            goto do_trap;
+        }
+        NEXT();
+    }
+    const cmp_func *cf = callee->code;
+    if (BASE_UNLIKELY(e->depth >= e->max_depth || nfp + cf->frame_size > e->stack_end)) {
+        ip -= 1;
+        TRAP(WEFT_TRAP_STACK_EXHAUSTED);
+    }
+    exec_frame *fr = &e->frames[e->depth++];
+    fr->ret_ip = ip;
+    fr->fp = fp;
+    fr->fn = fn;
+    fr->inst = inst;
+    fp = nfp;
+    fn = cf;
+    if (callee->inst != inst) {
+        inst = callee->inst;
+        LOAD_MEM();
+    }
+    if (cf->nlocals > cf->nparams) memset(fp + cf->nparams, 0, (cf->nlocals - cf->nparams) * sizeof *fp);
+    ip = cf->code;
+    /* Function entry is a safe point. */
+    if (BASE_UNLIKELY(atomic_load_explicit(attn, memory_order_relaxed))) goto attention;
+    NEXT();
+}
+
+attention: {
+    /* A request arrived; ip is where to continue. Honour every bit set. */
+    uint32_t bits = atomic_exchange_explicit(attn, 0, memory_order_acquire);
+    if (bits & WEFT_ATTN_STOP) {
+        trap = WEFT_TRAP_STOPPED;
+        goto do_trap;
+    }
+    if (bits & WEFT_ATTN_SUSPEND) {
+        e->ip = ip;
+        e->fp = fp;
+        e->fn = fn;
+        e->inst = inst;
+        e->state = EXEC_SUSPENDED;
+        return WEFT_SUSPENDED;
+    }
+    NEXT();
+}
+
+finished:
+    e->state = EXEC_DONE;
+    return WEFT_OK;
+
+do_trap:
+    e->state = EXEC_IDLE;
+    return exec_trap(e, trap, trap_msg, fn, inst, ip, err);
+
+failed:
+    /* A host function ended the program (exit) or failed otherwise; err
+       is filled already. */
+    e->state = EXEC_IDLE;
+    e->depth = 0;
+    return st;
+
+#undef OP
+#undef NEXT
+}
