@@ -411,6 +411,84 @@ WEFT_API weft_status weft_exec_results(weft_exec *exec, weft_val *results,
    execution runs on another thread. The bits are cleared when honoured. */
 WEFT_API void weft_exec_request(weft_exec *exec, uint32_t bits);
 
+/* ---- WASI ---- */
+/*
+ * WASI preview1 (wasi_snapshot_preview1, and wasi_unstable for programs
+ * built against the older snapshot). See docs/wasi.md for the sandbox
+ * rules, the errno each escape attempt gets and the wasi_unstable layouts.
+ *
+ * A weft_wasi is the WASI state of one process: arguments, environment,
+ * and the fd table (stdio, preopened directories, listening sockets, and
+ * everything the guest opens). It may be shared by every thread of a
+ * process (wasi-threads): all functions below except weft_wasi_free may be
+ * called from any thread, and the host functions it defines may run on
+ * several threads at once (one mutex guards the fd table).
+ */
+typedef struct weft_wasi weft_wasi;
+
+/* A directory the guest may reach: host_path is opened once, at
+   weft_wasi_new, and the guest sees it under guest_path (what
+   fd_prestat_dir_name reports; wasi-libc resolves absolute and relative
+   paths against these names). */
+typedef struct weft_wasi_preopen {
+    const char *host_path;
+    const char *guest_path;  /* NULL = the same as host_path */
+} weft_wasi_preopen;
+
+/* Everything is borrowed for the call to weft_wasi_new and copied there. */
+typedef struct weft_wasi_config {
+    uint32_t argc;
+    const char *const *argv;      /* argv[0] is the program name */
+    uint32_t envc;
+    const char *const *env;       /* "NAME=VALUE" strings */
+    uint32_t npreopens;
+    const weft_wasi_preopen *preopens; /* guest fds 3, 4, ... in order */
+    uint32_t nlisten;
+    const char *const *listen;    /* "HOST:PORT" ("[::1]:80"): weft binds and
+                                     listens; guest fds after the preopens */
+    uint32_t nlisten_fds;
+    const int *listen_fds;        /* host listening sockets, duplicated;
+                                     guest fds after `listen` */
+    int stdio[3];                 /* host fds for guest 0, 1, 2; borrowed,
+                                     never closed. -1 = not open. */
+} weft_wasi_config;
+
+/* Fills `config` with defaults: no arguments, no environment, no preopens,
+   stdio = the process's own 0, 1, 2. */
+WEFT_API void weft_wasi_config_init(weft_wasi_config *config);
+
+/* Makes a WASI context. Opens every preopen and listen address now:
+   WEFT_ERR_IO with the path or address and the host's reason when one
+   cannot be opened, WEFT_ERR_MISUSE for a malformed config, WEFT_ERR_NOMEM.
+   On success *out owns the context (free with weft_wasi_free). */
+WEFT_API weft_status weft_wasi_new(const weft_wasi_config *config,
+                                   weft_wasi **out, weft_error *err);
+
+/* Defines every implemented WASI function in `linker`, under
+   "wasi_snapshot_preview1" and (those that exist there) "wasi_unstable".
+   The host functions are made in `store`, which must be the linker's
+   store, and refer to `wasi`, which must outlive that store. May be called
+   for several stores and linkers. WEFT_ERR_NOMEM, or the linker's error. */
+WEFT_API weft_status weft_wasi_define(weft_wasi *wasi, weft_store *store,
+                                      weft_linker *linker, weft_error *err);
+
+/* Closes every descriptor the context opened (never the borrowed stdio)
+   and frees it. No host function of it may be running. Accepts NULL. */
+WEFT_API void weft_wasi_free(weft_wasi *wasi);
+
+/* The implemented functions, from the one table that weft_wasi_define
+   registers (so a listing made from it cannot drift). Index from 0 to
+   count-1; the strings are static. */
+typedef struct weft_wasi_function_info {
+    const char *name;        /* "fd_read" */
+    const char *params;      /* one letter per parameter: 'i' i32, 'I' i64 */
+    const char *results;     /* "i" (an errno) or "" */
+    bool in_unstable;        /* also defined under "wasi_unstable" */
+} weft_wasi_function_info;
+WEFT_API uint32_t weft_wasi_function_count(void);
+WEFT_API weft_status weft_wasi_function(uint32_t index,
+                                        weft_wasi_function_info *out);
+
 #ifdef __cplusplus
 }
 #endif
