@@ -383,7 +383,7 @@ weft_status weft_instance_new(weft_store *store, weft_module *module,
     weft_status st = rt_check_imports(store, module, imports, err);
     if (st != WEFT_OK) return st;
 
-    weft_instance *inst;
+    weft_instance *inst = NULL;
     st = rt_instance_alloc(store, module, imports, &inst, err);
     if (st != WEFT_OK) return st;
     if (!rt_store_adopt_instance(store, inst, inst->tables + module->ntable_imports,
