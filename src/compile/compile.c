@@ -51,6 +51,7 @@ typedef struct compiler {
     base_reader r;
     uint32_t op_offset; /* module offset of the instruction being compiled */
 
+    const uint8_t *code_section_end; /* end of the last body */
     uint32_t nlocals;
     weft_valtype *local_types;
     uint32_t ntemps, reserved_temps;
@@ -460,7 +461,7 @@ static weft_status compile_memory_op(compiler *c, uint8_t opcode) {
     };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         if (ops[i].code != opcode) continue;
-        uint32_t offset;
+        uint32_t offset = 0;
         TRY(read_memarg(c, ops[i].bytes, &offset));
         centry addr, val;
         if (opcode <= 0x35) { /* loads */
@@ -494,7 +495,7 @@ static weft_status local_type(compiler *c, uint32_t idx, weft_valtype *t) {
 /* local.set / local.tee (§3.3.5). */
 static weft_status compile_local_set(compiler *c, bool tee) {
     uint32_t idx;
-    weft_valtype t;
+    weft_valtype t = T_UNKNOWN;
     READ_U32(&idx);
     TRY(local_type(c, idx, &t));
     centry v;
@@ -535,6 +536,16 @@ static weft_status compile_call(compiler *c, const mod_functype *ft, uint32_t op
     return WEFT_OK;
 }
 
+/* memory.init and data.drop name a data segment; §5.5.15 requires the
+   data count section for them (checked once the index is known to exist,
+   as the reference interpreter orders the two errors). */
+static weft_status need_data(compiler *c, uint32_t idx) {
+    uint32_t n = c->m->has_data_count ? c->m->data_count : c->m->ndatas;
+    if (idx >= n) return cmp_fail(c, WEFT_ERR_INVALID, "unknown data segment %u", idx);
+    if (!c->m->has_data_count) return cmp_fail(c, WEFT_ERR_MALFORMED, "data count section required");
+    return WEFT_OK;
+}
+
 static weft_status compile_misc(compiler *c) {
     uint32_t sub, a, b;
     READ_U32(&sub);
@@ -550,8 +561,7 @@ static weft_status compile_misc(compiler *c) {
         b &= 0xFF;
         if (b != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
         TRY(need_memory(c, 0));
-        if (!c->m->has_data_count) return cmp_fail(c, WEFT_ERR_MALFORMED, "data count section required");
-        if (a >= c->m->data_count) return cmp_fail(c, WEFT_ERR_INVALID, "unknown data segment %u", a);
+        TRY(need_data(c, a));
         TRY(pop(c, WEFT_I32, &n));
         TRY(pop(c, WEFT_I32, &s));
         TRY(pop(c, WEFT_I32, &d));
@@ -563,8 +573,7 @@ static weft_status compile_misc(compiler *c) {
         return WEFT_OK;
     case 9: /* data.drop */
         READ_U32(&a);
-        if (!c->m->has_data_count) return cmp_fail(c, WEFT_ERR_MALFORMED, "data count section required");
-        if (a >= c->m->data_count) return cmp_fail(c, WEFT_ERR_INVALID, "unknown data segment %u", a);
+        TRY(need_data(c, a));
         emit_op(c, CMP_DATA_DROP);
         emit(c, a);
         return WEFT_OK;
@@ -664,12 +673,25 @@ static weft_status compile_misc(compiler *c) {
     }
 }
 
+/* The body ran out before its final `end` (§5.5.13). Word it as the
+   reference interpreter does, which reads on into the section: the body's
+   size is one short when the next byte is that `end`; the section ends when
+   nothing follows. */
+static weft_status missing_end(compiler *c) {
+    const uint8_t *after = c->r.end;
+    const uint8_t *file_end = c->m->bytes + c->m->len;
+    if (after < file_end && *after == 0x0B)
+        return cmp_fail(c, WEFT_ERR_MALFORMED, "section size mismatch: function body lacks its END opcode");
+    if (after == c->code_section_end)
+        return cmp_fail(c, WEFT_ERR_MALFORMED, "unexpected end of section or function: END opcode expected");
+    return cmp_fail(c, WEFT_ERR_MALFORMED, "END opcode expected");
+}
+
 /* Compiles one instruction. Returns WEFT_OK; sets *done after the final end. */
 static weft_status compile_instr(compiler *c, bool *done) {
     c->op_offset = base_reader_offset(&c->r);
     uint8_t opcode;
-    if (!base_read_u8(&c->r, &opcode))
-        return cmp_fail(c, WEFT_ERR_MALFORMED, "END opcode expected");
+    if (!base_read_u8(&c->r, &opcode)) return missing_end(c);
     centry a, b, cond;
     uint32_t idx, idx2;
     ctl nf;
@@ -920,7 +942,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         return WEFT_OK;
     }
     case 0x20: { /* local.get */
-        weft_valtype t;
+        weft_valtype t = T_UNKNOWN;
         READ_U32(&idx);
         TRY(local_type(c, idx, &t));
         push_at(c, t, idx);
@@ -1171,6 +1193,94 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
     return WEFT_OK;
 }
 
+/* Decoding precedes validation (§5 vs §3): a module whose bodies are
+   malformed anywhere is malformed, even if validation failed earlier in the
+   single pass. This walks the instructions of bodies [from, end) checking
+   only their binary form, and reports the first malformed one. */
+static weft_status scan_bodies(compiler *c, uint32_t from) {
+    mod_module *m = c->m;
+    uint32_t nown = m->nfuncs - m->nfunc_imports;
+    for (uint32_t i = from; i < nown; i++) {
+        const mod_func *fn = &m->funcs[i];
+        c->func_index = m->nfunc_imports + i;
+        c->r.base = m->bytes;
+        c->r.p = fn->body;
+        c->r.end = fn->body + fn->body_len;
+        uint32_t depth = 1, u;
+        uint64_t u64;
+        int64_t s64;
+        uint8_t b;
+        const uint8_t *bytes;
+        while (depth > 0) {
+            c->op_offset = base_reader_offset(&c->r);
+            uint8_t op;
+            if (!base_read_u8(&c->r, &op)) return missing_end(c);
+            bool ok = true;
+            switch (op) {
+            case 0x02: case 0x03: case 0x04:
+                depth++;
+                if (c->r.p < c->r.end && (*c->r.p == 0x40 || single_types[*c->r.p])) c->r.p++;
+                else if (!base_read_sleb(&c->r, 33, &s64)) ok = false;
+                else if (s64 < 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed block type");
+                break;
+            case 0x0B: depth--; break;
+            case 0x0C: case 0x0D: case 0x10: case 0x20: case 0x21: case 0x22: case 0x23: case 0x24:
+            case 0x25: case 0x26: case 0xD2:
+                ok = base_read_u32(&c->r, &u);
+                break;
+            case 0x0E:
+                if (!base_read_u32(&c->r, &u)) { ok = false; break; }
+                for (uint64_t k = 0, n = u; k <= n && ok; k++) ok = base_read_u32(&c->r, &u);
+                break;
+            case 0x11:
+                ok = base_read_u32(&c->r, &u) && base_read_u32(&c->r, &u);
+                break;
+            case 0x1C:
+                if (!base_read_u32(&c->r, &u)) { ok = false; break; }
+                ok = base_read_bytes(&c->r, u, &bytes);
+                break;
+            case 0x3F: case 0x40:
+                if (!(ok = base_read_u8(&c->r, &b))) break;
+                if (b != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
+                break;
+            case 0x41: ok = base_read_sleb(&c->r, 32, &s64); break;
+            case 0x42: ok = base_read_sleb(&c->r, 64, &s64); break;
+            case 0x43: ok = base_read_bytes(&c->r, 4, &bytes); break;
+            case 0x44: ok = base_read_bytes(&c->r, 8, &bytes); break;
+            case 0xD0:
+                if (!(ok = base_read_u8(&c->r, &b))) break;
+                if (b != WEFT_FUNCREF && b != WEFT_EXTERNREF)
+                    return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed reference type");
+                break;
+            case 0xFC:
+                if (!(ok = base_read_uleb(&c->r, 32, &u64))) break;
+                if (u64 <= 7) break;
+                if (u64 == 8 || u64 == 12 || u64 == 14) ok = base_read_u32(&c->r, &u);
+                if (u64 == 9 || u64 == 13 || u64 == 15 || u64 == 16 || u64 == 17) ok = base_read_u32(&c->r, &u);
+                else if (u64 == 8 || u64 == 10 || u64 == 11) {
+                    for (int k = u64 == 10 ? 2 : 1; k > 0 && ok; k--) {
+                        ok = base_read_u8(&c->r, &b);
+                        if (ok && b != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
+                    }
+                } else if (u64 == 12 || u64 == 14) ok = base_read_u32(&c->r, &u);
+                else if (u64 > 17) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0xfc %u", (unsigned)u64);
+                break;
+            default:
+                if (op >= 0x28 && op <= 0x3E) ok = base_read_u32(&c->r, &u) && base_read_u32(&c->r, &u);
+                else if (op == 0x00 || op == 0x01 || op == 0x05 || op == 0x0F || op == 0x1A || op == 0x1B ||
+                         op == 0xD1 || (op >= 0x45 && op <= 0xC4))
+                    ;
+                else if (op == 0xFD) return WEFT_OK; /* SIMD: not decoded yet */
+                else return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
+            }
+            if (!ok) return cmp_read_fail(c);
+        }
+        if (c->r.p != c->r.end)
+            return cmp_fail(c, WEFT_ERR_MALFORMED, "section size mismatch: bytes after the function's final end");
+    }
+    return WEFT_OK;
+}
+
 weft_status cmp_compile_module(mod_module *m, weft_error *err) {
     uint32_t nown = m->nfuncs - m->nfunc_imports;
     m->code = calloc(nown ? nown : 1, sizeof *m->code);
@@ -1179,8 +1289,18 @@ weft_status cmp_compile_module(mod_module *m, weft_error *err) {
     memset(&c, 0, sizeof c);
     c.m = m;
     c.err = err;
+    if (nown) c.code_section_end = m->funcs[nown - 1].body + m->funcs[nown - 1].body_len;
     weft_status st = WEFT_OK;
-    for (uint32_t i = 0; i < nown && st == WEFT_OK; i++) st = compile_function(&c, i, &m->code[i]);
+    uint32_t i;
+    for (i = 0; i < nown && st == WEFT_OK; i++) st = compile_function(&c, i, &m->code[i]);
+    if (st == WEFT_ERR_INVALID) {
+        weft_error scan_err;
+        c.err = &scan_err;
+        if (scan_bodies(&c, i - 1) == WEFT_ERR_MALFORMED) {
+            if (err) *err = scan_err;
+            st = WEFT_ERR_MALFORMED;
+        }
+    }
     compiler_reset(&c);
     BASE_VEC_FREE(c.ctls);
     BASE_VEC_FREE(c.stack);

@@ -19,6 +19,7 @@
 #include "exec.h"
 
 #include <math.h>
+#include <stdio.h>
 
 #ifndef WEFT_DISPATCH_SWITCH
 #define WEFT_DISPATCH_SWITCH 0
@@ -70,6 +71,11 @@ static inline double f64_max(double a, double b) {
     if (a == b) return signbit(a) ? b : a;
     return a > b ? a : b;
 }
+
+/* Rounding functions must return an arithmetic (quiet) NaN for a NaN
+   input (§4.3.3); libm may hand a signalling NaN back unchanged. */
+static inline float f32_round(float (*op)(float), float x) { return isnan(x) ? x + x : op(x); }
+static inline double f64_round(double (*op)(double), double x) { return isnan(x) ? x + x : op(x); }
 
 static inline uint32_t rotl32(uint32_t x, uint32_t n) { n &= 31; return n ? (x << n) | (x >> (32 - n)) : x; }
 static inline uint32_t rotr32(uint32_t x, uint32_t n) { n &= 31; return n ? (x >> n) | (x << (32 - n)) : x; }
@@ -129,6 +135,7 @@ weft_status exec_run(weft_exec *e, weft_error *err) {
     _Atomic uint32_t *attn = &e->attention;
     weft_trap trap = WEFT_TRAP_NONE;
     const char *trap_msg = NULL;
+    char trap_buf[64];
     weft_status st;
     weft_func *callee;
     uint64_t *nfp;
@@ -300,10 +307,10 @@ dispatch:
 
     UN(F32_ABS, U32(2) & 0x7FFFFFFFu)
     UN(F32_NEG, U32(2) ^ 0x80000000u)
-    UN(F32_CEIL, bits_f32(ceilf(F32(2))))
-    UN(F32_FLOOR, bits_f32(floorf(F32(2))))
-    UN(F32_TRUNC, bits_f32(truncf(F32(2))))
-    UN(F32_NEAREST, bits_f32(nearbyintf(F32(2))))
+    UN(F32_CEIL, bits_f32(f32_round(ceilf, F32(2))))
+    UN(F32_FLOOR, bits_f32(f32_round(floorf, F32(2))))
+    UN(F32_TRUNC, bits_f32(f32_round(truncf, F32(2))))
+    UN(F32_NEAREST, bits_f32(f32_round(nearbyintf, F32(2))))
     UN(F32_SQRT, bits_f32(sqrtf(F32(2))))
     BIN_F32(F32_ADD, +)
     BIN_F32(F32_SUB, -)
@@ -314,10 +321,10 @@ dispatch:
     BIN(F32_COPYSIGN, (U32(2) & 0x7FFFFFFFu) | (U32(3) & 0x80000000u))
     UN(F64_ABS, U64(2) & 0x7FFFFFFFFFFFFFFFull)
     UN(F64_NEG, U64(2) ^ 0x8000000000000000ull)
-    UN(F64_CEIL, bits_f64(ceil(F64(2))))
-    UN(F64_FLOOR, bits_f64(floor(F64(2))))
-    UN(F64_TRUNC, bits_f64(trunc(F64(2))))
-    UN(F64_NEAREST, bits_f64(nearbyint(F64(2))))
+    UN(F64_CEIL, bits_f64(f64_round(ceil, F64(2))))
+    UN(F64_FLOOR, bits_f64(f64_round(floor, F64(2))))
+    UN(F64_TRUNC, bits_f64(f64_round(trunc, F64(2))))
+    UN(F64_NEAREST, bits_f64(f64_round(nearbyint, F64(2))))
     UN(F64_SQRT, bits_f64(sqrt(F64(2))))
     BIN_F64(F64_ADD, +)
     BIN_F64(F64_SUB, -)
@@ -419,9 +426,17 @@ dispatch:
     OP(CALL_INDIRECT) {
         weft_table *t = inst->tables[ip[2]];
         uint32_t i = U32(3);
-        if (i >= t->size) TRAP(WEFT_TRAP_INDIRECT_OOB);
+        if (i >= t->size) {
+            snprintf(trap_buf, sizeof trap_buf, "undefined element %u", i);
+            trap_msg = trap_buf;
+            TRAP(WEFT_TRAP_INDIRECT_OOB);
+        }
         callee = t->elems[i];
-        if (!callee) TRAP(WEFT_TRAP_INDIRECT_NULL);
+        if (!callee) {
+            snprintf(trap_buf, sizeof trap_buf, "uninitialized element %u", i);
+            trap_msg = trap_buf;
+            TRAP(WEFT_TRAP_INDIRECT_NULL);
+        }
         const mod_functype *want = &inst->module->types[ip[1]];
         if (callee->type != want && !mod_functype_equal(callee->type, want)) TRAP(WEFT_TRAP_INDIRECT_TYPE);
         nfp = fp + ip[4];
