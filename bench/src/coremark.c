@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define ITERATIONS 6000
+#define ITERATIONS 15000
 
 /* ---- crc ---------------------------------------------------------------- */
 

@@ -16,7 +16,7 @@ static uint32_t fib(uint32_t n)
 
 int main(void)
 {
-    volatile uint32_t n = 35;
+    volatile uint32_t n = 41;
     uint32_t r = fib(n);
     printf("fib(%" PRIu32 ") = %" PRIu32 "\n", (uint32_t)n, r);
     return 0;

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #define KEYS 60000u
-#define ROUNDS 8
+#define ROUNDS 12
 
 struct node {
     struct node *next;

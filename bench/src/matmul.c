@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define N 200
-#define ROUNDS 6
+#define N 256
+#define ROUNDS 32
 
 static double *mat_new(void)
 {

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#define STEPS 1000000
+#define STEPS 5000000
 #define NBODIES 5
 
 static const double PI = 3.141592653589793;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #define BUF_SIZE (1u << 20)
-#define ROUNDS 24
+#define ROUNDS 80
 
 struct sha256 {
     uint32_t h[8];

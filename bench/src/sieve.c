@@ -13,9 +13,9 @@
 #include <string.h>
 
 #define LIMIT 4000000u
-#define REPEAT 4
+#define REPEAT 8
 #define SORT_N 500000u
-#define SORT_ROUNDS 3
+#define SORT_ROUNDS 6
 
 static uint32_t sieve(uint8_t *composite, uint32_t limit, uint64_t *sum)
 {

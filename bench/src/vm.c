@@ -286,7 +286,7 @@ int main(void)
     static struct asm_ctx a;
     static struct vm vm;
 
-    int e_collatz = build_collatz(&a, 60000);
+    int e_collatz = build_collatz(&a, 100000);
     int e_fib = build_fib(&a, 25);
     int e_sort = build_sort(&a, 1500, 4);
     resolve(&a);

@@ -1,0 +1,25 @@
+// node-wasi.mjs — runs a wasm32-wasi command module under node's WASI.
+//
+//   node --experimental-wasi-unstable-preview1 bench/node-wasi.mjs X.wasm [args...]
+//
+// The module sees argv [X.wasm, args...], the caller's environment and no
+// preopened directories; its exit code becomes node's.
+import { readFile } from 'node:fs/promises';
+import { WASI } from 'node:wasi';
+import process from 'node:process';
+
+const path = process.argv[2];
+if (!path) {
+  process.stderr.write('usage: node-wasi.mjs module.wasm [args...]\n');
+  process.exit(2);
+}
+const wasi = new WASI({
+  version: 'preview1',
+  args: process.argv.slice(2),
+  env: process.env,
+  preopens: {},
+  returnOnExit: true,
+});
+const module = await WebAssembly.compile(await readFile(path));
+const instance = await WebAssembly.instantiate(module, wasi.getImportObject());
+process.exitCode = wasi.start(instance);
