@@ -345,6 +345,10 @@ WEFT_API weft_module *weft_instance_module(const weft_instance *inst);
 /* Looks an export up by name. WEFT_ERR_NOT_FOUND if absent. */
 WEFT_API weft_status weft_instance_export(weft_instance *inst, const char *name,
                                           weft_extern *out);
+/* The same for a name of `len` bytes, which may contain NUL bytes (export
+   names are any valid UTF-8). */
+WEFT_API weft_status weft_instance_export_n(weft_instance *inst, const char *name,
+                                            size_t len, weft_extern *out);
 /* Convenience: the exported function `name`, or NULL. */
 WEFT_API weft_func *weft_instance_func(weft_instance *inst, const char *name);
 

@@ -53,7 +53,7 @@ void *base_calloc(size_t n, size_t size) {
 
 void *base_reallocarray(void *p, size_t n, size_t size) {
     if (size && n > SIZE_MAX / size) return NULL;
-    return realloc(p, n * size ? n * size : 1);
+    return realloc(p, (n && size) ? n * size : 1);
 }
 
 char *base_strndup(const char *s, size_t n) {

@@ -442,3 +442,7 @@ weft_func *weft_instance_func(weft_instance *inst, const char *name) {
     if (weft_instance_export(inst, name, &ext) != WEFT_OK) return NULL;
     return ext.kind == WEFT_EXTERN_FUNC ? ext.of.func : NULL;
 }
+
+weft_status weft_instance_export_n(weft_instance *inst, const char *name, size_t len, weft_extern *out) {
+    return rt_instance_export_n(inst, name, len, out);
+}
