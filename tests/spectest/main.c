@@ -169,6 +169,13 @@ static bool skiplist_load(const char *path, bool must_exist, spec_skiplist *out)
             p++;
         if (!*p || *p == '#')
             continue;
+        bool category_only = false;
+        if (strncmp(p, "category-only", 13) == 0 && (p[13] == ' ' || p[13] == '\t')) {
+            category_only = true;
+            p += 13;
+            while (*p == ' ' || *p == '\t')
+                p++;
+        }
         size_t tok = strcspn(p, " \t");
         char *reason = p + tok;
         while (*reason == ' ' || *reason == '\t')
@@ -200,6 +207,7 @@ static bool skiplist_load(const char *path, bool must_exist, spec_skiplist *out)
         spec_skip *k = &out->items[out->count];
         k->file = strdup(p);
         k->line = ln;
+        k->category_only = category_only;
         k->reason = strdup(*reason ? reason : "listed in the skip file");
         if (!k->file || !k->reason) {
             free(k->file);

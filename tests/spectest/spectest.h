@@ -141,6 +141,7 @@ typedef struct spec_skip {
     char *file;          /* matched against the end of the JSON path */
     unsigned long line;
     char *reason;
+    bool category_only;  /* run it, but compare only the failure's kind */
 } spec_skip;
 
 typedef struct spec_skiplist {
