@@ -226,7 +226,7 @@ static void check_limits(dec *d, uint32_t at, const weft_limits *lim, uint64_t r
         dec_invalid(d, at, "size minimum must not be greater than maximum");
 }
 
-/* §5.3.8 table types, validated by §3.2.4. */
+/* §5.3.9 table types, validated by §3.2.4. */
 static weft_status rd_tabletype(dec *d, mod_tabletype *tt) {
     uint32_t at = dec_off(d);
     TRY_OR_RETURN(rd_reftype(d, &tt->elem));
@@ -235,7 +235,7 @@ static weft_status rd_tabletype(dec *d, mod_tabletype *tt) {
     return WEFT_OK;
 }
 
-/* §5.3.9 memory types, validated by §3.2.5. */
+/* §5.3.8 memory types, validated by §3.2.5. */
 static weft_status rd_memtype(dec *d, weft_limits *lim) {
     uint32_t at = dec_off(d);
     TRY_OR_RETURN(rd_limits(d, lim, true));
@@ -682,7 +682,7 @@ out:
     return rc;
 }
 
-/* §5.5.11 start section; §3.4.8: the function has type [] -> []. */
+/* §5.5.11 start section; §3.4.7: the function has type [] -> []. */
 static weft_status dec_start(dec *d) {
     mod_module *m = d->m;
     uint32_t at = dec_off(d);
@@ -926,10 +926,10 @@ ignore:
 }
 
 /* ------------------------------------------------------------------------
- * The module (§5.5.15)
+ * The module (§5.5.16)
  * ------------------------------------------------------------------------ */
 
-/* Position of each known section id in the required order (§5.5.15):
+/* Position of each known section id in the required order (§5.5.16):
    type, import, function, table, memory, global, export, start, element,
    data count, code, data. */
 static const uint8_t section_rank[13] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 10};
@@ -948,7 +948,7 @@ static weft_status dec_section(dec *d, uint8_t id, size_t send) {
     case 9: return dec_elems(d);
     case 10: return dec_code(d);
     case 11: return dec_datas(d);
-    case 12:
+    case 12: /* §5.5.15 data count */
         d->m->has_data_count = true;
         return rd_u32(d, &d->m->data_count);
     }
@@ -982,7 +982,7 @@ weft_status mod_decode(mod_module *m, weft_error *err) {
     if (m->len > UINT32_MAX) return dec_malformed(&d, 0, "module too large (over 4 GiB)");
     d.r = (base_reader){m->bytes, m->bytes, m->bytes + m->len, NULL};
 
-    /* §5.5.16 preamble. */
+    /* §5.5.16 magic and version. */
     const uint8_t *p;
     if (!base_read_bytes(&d.r, 4, &p)) return dec_malformed(&d, 0, "unexpected end");
     if (memcmp(p, "\0asm", 4) != 0) return dec_malformed(&d, 0, "magic header not detected");
@@ -1008,6 +1008,7 @@ weft_status mod_decode(mod_module *m, weft_error *err) {
     }
 
     uint32_t end = (uint32_t)m->len;
+    /* §5.5.16: checked after the last section, like the reference does. */
     if (d.nfunc_own != d.ncode)
         return dec_malformed(&d, end, "function and code section have inconsistent lengths (%u and %u)",
                              d.nfunc_own, d.ncode);

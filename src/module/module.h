@@ -40,7 +40,8 @@ typedef struct mod_globaltype {
 typedef struct mod_constexpr {
     uint8_t op;     /* 0x41 i32.const, 0x42 i64.const, 0x43 f32.const,
                        0x44 f64.const, 0xD0 ref.null, 0xD2 ref.func,
-                       0x23 global.get */
+                       0x23 global.get, 0xFD v128.const (SIMD; then
+                       `value` is the module offset of its 16 bytes) */
     weft_valtype type; /* the value type it produces */
     uint64_t value;    /* constant bits; for ref.func/global.get the index */
 } mod_constexpr;
