@@ -184,7 +184,14 @@ typedef struct weft_config {
     /* Upper bound on any linear memory, in bytes. 0 = no bound beyond the
        module's own maximum (4 GiB for 32-bit memories). */
     uint64_t max_memory_bytes;
+    /* Proposals to turn off (WEFT_FEATURE_* bits); 0 = all that weft
+       implements are on. With threads off, the decoder reads exactly Wasm
+       2.0: shared-memory limit flags are malformed and 0xFE is an illegal
+       opcode. */
+    uint32_t disabled_features;
 } weft_config;
+
+#define WEFT_FEATURE_THREADS 0x1u /* shared memories, atomics, wait/notify */
 
 typedef struct weft_engine weft_engine;
 

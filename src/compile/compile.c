@@ -687,6 +687,110 @@ static weft_status missing_end(compiler *c) {
     return cmp_fail(c, WEFT_ERR_MALFORMED, "END opcode expected");
 }
 
+/* Atomic memory instructions (threads proposal, 0xFE prefix). Their
+   memarg alignment must be exactly the access size; misaligned addresses
+   trap at run time ("unaligned atomic"). */
+static weft_status compile_atomic(compiler *c) {
+    static const struct { uint8_t code, bytes; weft_valtype type; uint16_t op; } ops[] = {
+#define CMP_X(code, bytes, type, op) {code, bytes, type, CMP_##op},
+        CMP_ATOMIC_OPS(CMP_X)
+#undef CMP_X
+    };
+    uint32_t sub, align, offset;
+    READ_U32(&sub);
+    if (sub == 0x03) { /* atomic.fence 0x00 */
+        uint8_t z;
+        READ_U8(&z);
+        if (z != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
+        emit_op(c, CMP_ATOMIC_FENCE);
+        return WEFT_OK;
+    }
+    uint32_t bytes = 0, op = 0;
+    weft_valtype type = WEFT_I32;
+    if (sub == 0x00) { bytes = 4; op = CMP_ATOMIC_NOTIFY; }
+    else if (sub == 0x01) { bytes = 4; op = CMP_ATOMIC_WAIT32; }
+    else if (sub == 0x02) { bytes = 8; op = CMP_ATOMIC_WAIT64; type = WEFT_I64; }
+    else {
+        for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+            if (ops[i].code == sub) {
+                bytes = ops[i].bytes;
+                op = ops[i].op;
+                type = ops[i].type;
+            }
+        if (!bytes) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0xfe %u", sub);
+    }
+    READ_U32(&align);
+    READ_U32(&offset);
+    TRY(need_memory(c, 0));
+    if (align >= 32 || (1u << align) != bytes)
+        return cmp_fail(c, WEFT_ERR_INVALID, "alignment must be equal to natural for atomics");
+    centry addr, a, b, t;
+    uint32_t dst;
+    switch (op) {
+    case CMP_ATOMIC_NOTIFY:
+        TRY(pop(c, WEFT_I32, &a));
+        TRY(pop(c, WEFT_I32, &addr));
+        dst = push(c, WEFT_I32);
+        emit_op(c, op);
+        emit(c, dst);
+        emit(c, addr.slot);
+        emit(c, a.slot);
+        emit(c, offset);
+        return WEFT_OK;
+    case CMP_ATOMIC_WAIT32:
+    case CMP_ATOMIC_WAIT64:
+        TRY(pop(c, WEFT_I64, &t));
+        TRY(pop(c, type, &a));
+        TRY(pop(c, WEFT_I32, &addr));
+        dst = push(c, WEFT_I32);
+        emit_op(c, op);
+        emit(c, dst);
+        emit(c, addr.slot);
+        emit(c, a.slot);
+        emit(c, t.slot);
+        emit(c, offset);
+        return WEFT_OK;
+    default:
+        break;
+    }
+    if (sub <= 0x16) { /* loads */
+        TRY(pop(c, WEFT_I32, &addr));
+        dst = push(c, type);
+        emit_op(c, op);
+        emit(c, dst);
+        emit(c, addr.slot);
+        emit(c, offset);
+    } else if (sub <= 0x1D) { /* stores */
+        TRY(pop(c, type, &a));
+        TRY(pop(c, WEFT_I32, &addr));
+        emit_op(c, op);
+        emit(c, addr.slot);
+        emit(c, a.slot);
+        emit(c, offset);
+    } else if (sub < 0x48) { /* read-modify-write */
+        TRY(pop(c, type, &a));
+        TRY(pop(c, WEFT_I32, &addr));
+        dst = push(c, type);
+        emit_op(c, op);
+        emit(c, dst);
+        emit(c, addr.slot);
+        emit(c, a.slot);
+        emit(c, offset);
+    } else { /* compare-exchange */
+        TRY(pop(c, type, &b));
+        TRY(pop(c, type, &a));
+        TRY(pop(c, WEFT_I32, &addr));
+        dst = push(c, type);
+        emit_op(c, op);
+        emit(c, dst);
+        emit(c, addr.slot);
+        emit(c, a.slot);
+        emit(c, b.slot);
+        emit(c, offset);
+    }
+    return WEFT_OK;
+}
+
 /* Compiles one instruction. Returns WEFT_OK; sets *done after the final end. */
 static weft_status compile_instr(compiler *c, bool *done) {
     c->op_offset = base_reader_offset(&c->r);
@@ -1092,6 +1196,9 @@ static weft_status compile_instr(compiler *c, bool *done) {
     }
     case 0xFC:
         return compile_misc(c);
+    case 0xFE:
+        if (c->m->engine && (c->m->engine->config.disabled_features & WEFT_FEATURE_THREADS)) break;
+        return compile_atomic(c);
     default:
         break;
     }
@@ -1271,6 +1378,11 @@ static weft_status scan_bodies(compiler *c, uint32_t from) {
                          op == 0xD1 || (op >= 0x45 && op <= 0xC4))
                     ;
                 else if (op == 0xFD) return WEFT_OK; /* SIMD: not decoded yet */
+                else if (op == 0xFE) {
+                    if (!(ok = base_read_uleb(&c->r, 32, &u64))) break;
+                    if (u64 == 0x03) ok = base_read_u8(&c->r, &b);
+                    else ok = base_read_u32(&c->r, &u) && base_read_u32(&c->r, &u);
+                }
                 else return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
             }
             if (!ok) return cmp_read_fail(c);

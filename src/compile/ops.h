@@ -174,6 +174,75 @@
     X(0x3D, 2, WEFT_I64, STORE16) \
     X(0x3E, 4, WEFT_I64, STORE32)
 
+/* Atomic memory operations (threads proposal, 0xFE prefix):
+   X(sub-opcode, bytes, value type, internal op). Like plain loads, the
+   narrow and 32-bit forms share internal ops across i32 and i64 because
+   results are zero-extended. */
+#define CMP_ATOMIC_OPS(X) \
+    X(0x10, 4, WEFT_I32, ATOMIC_LOAD32) \
+    X(0x11, 8, WEFT_I64, ATOMIC_LOAD64) \
+    X(0x12, 1, WEFT_I32, ATOMIC_LOAD8) \
+    X(0x13, 2, WEFT_I32, ATOMIC_LOAD16) \
+    X(0x14, 1, WEFT_I64, ATOMIC_LOAD8) \
+    X(0x15, 2, WEFT_I64, ATOMIC_LOAD16) \
+    X(0x16, 4, WEFT_I64, ATOMIC_LOAD32) \
+    X(0x17, 4, WEFT_I32, ATOMIC_STORE32) \
+    X(0x18, 8, WEFT_I64, ATOMIC_STORE64) \
+    X(0x19, 1, WEFT_I32, ATOMIC_STORE8) \
+    X(0x1A, 2, WEFT_I32, ATOMIC_STORE16) \
+    X(0x1B, 1, WEFT_I64, ATOMIC_STORE8) \
+    X(0x1C, 2, WEFT_I64, ATOMIC_STORE16) \
+    X(0x1D, 4, WEFT_I64, ATOMIC_STORE32) \
+    X(0x1E, 4, WEFT_I32, ATOMIC_ADD32) \
+    X(0x1F, 8, WEFT_I64, ATOMIC_ADD64) \
+    X(0x20, 1, WEFT_I32, ATOMIC_ADD8) \
+    X(0x21, 2, WEFT_I32, ATOMIC_ADD16) \
+    X(0x22, 1, WEFT_I64, ATOMIC_ADD8) \
+    X(0x23, 2, WEFT_I64, ATOMIC_ADD16) \
+    X(0x24, 4, WEFT_I64, ATOMIC_ADD32) \
+    X(0x25, 4, WEFT_I32, ATOMIC_SUB32) \
+    X(0x26, 8, WEFT_I64, ATOMIC_SUB64) \
+    X(0x27, 1, WEFT_I32, ATOMIC_SUB8) \
+    X(0x28, 2, WEFT_I32, ATOMIC_SUB16) \
+    X(0x29, 1, WEFT_I64, ATOMIC_SUB8) \
+    X(0x2A, 2, WEFT_I64, ATOMIC_SUB16) \
+    X(0x2B, 4, WEFT_I64, ATOMIC_SUB32) \
+    X(0x2C, 4, WEFT_I32, ATOMIC_AND32) \
+    X(0x2D, 8, WEFT_I64, ATOMIC_AND64) \
+    X(0x2E, 1, WEFT_I32, ATOMIC_AND8) \
+    X(0x2F, 2, WEFT_I32, ATOMIC_AND16) \
+    X(0x30, 1, WEFT_I64, ATOMIC_AND8) \
+    X(0x31, 2, WEFT_I64, ATOMIC_AND16) \
+    X(0x32, 4, WEFT_I64, ATOMIC_AND32) \
+    X(0x33, 4, WEFT_I32, ATOMIC_OR32) \
+    X(0x34, 8, WEFT_I64, ATOMIC_OR64) \
+    X(0x35, 1, WEFT_I32, ATOMIC_OR8) \
+    X(0x36, 2, WEFT_I32, ATOMIC_OR16) \
+    X(0x37, 1, WEFT_I64, ATOMIC_OR8) \
+    X(0x38, 2, WEFT_I64, ATOMIC_OR16) \
+    X(0x39, 4, WEFT_I64, ATOMIC_OR32) \
+    X(0x3A, 4, WEFT_I32, ATOMIC_XOR32) \
+    X(0x3B, 8, WEFT_I64, ATOMIC_XOR64) \
+    X(0x3C, 1, WEFT_I32, ATOMIC_XOR8) \
+    X(0x3D, 2, WEFT_I32, ATOMIC_XOR16) \
+    X(0x3E, 1, WEFT_I64, ATOMIC_XOR8) \
+    X(0x3F, 2, WEFT_I64, ATOMIC_XOR16) \
+    X(0x40, 4, WEFT_I64, ATOMIC_XOR32) \
+    X(0x41, 4, WEFT_I32, ATOMIC_XCHG32) \
+    X(0x42, 8, WEFT_I64, ATOMIC_XCHG64) \
+    X(0x43, 1, WEFT_I32, ATOMIC_XCHG8) \
+    X(0x44, 2, WEFT_I32, ATOMIC_XCHG16) \
+    X(0x45, 1, WEFT_I64, ATOMIC_XCHG8) \
+    X(0x46, 2, WEFT_I64, ATOMIC_XCHG16) \
+    X(0x47, 4, WEFT_I64, ATOMIC_XCHG32) \
+    X(0x48, 4, WEFT_I32, ATOMIC_CMPXCHG32) \
+    X(0x49, 8, WEFT_I64, ATOMIC_CMPXCHG64) \
+    X(0x4A, 1, WEFT_I32, ATOMIC_CMPXCHG8) \
+    X(0x4B, 2, WEFT_I32, ATOMIC_CMPXCHG16) \
+    X(0x4C, 1, WEFT_I64, ATOMIC_CMPXCHG8) \
+    X(0x4D, 2, WEFT_I64, ATOMIC_CMPXCHG16) \
+    X(0x4E, 4, WEFT_I64, ATOMIC_CMPXCHG32)
+
 /* Every other internal operation: X(NAME, operand count). Operand counts
    of variable-length operations (BR_TABLE) give their fixed part. */
 #define CMP_OTHER_OPS(X) \
@@ -220,6 +289,46 @@
     X(TABLE_SIZE, 2)        /* dst, table */ \
     X(TABLE_FILL, 4)        /* table, d, value, n */ \
     X(REF_IS_NULL, 2)       /* dst, src */ \
+    X(ATOMIC_LOAD8, 3)      /* dst, address slot, offset */ \
+    X(ATOMIC_LOAD16, 3)      /* dst, address slot, offset */ \
+    X(ATOMIC_LOAD32, 3)      /* dst, address slot, offset */ \
+    X(ATOMIC_LOAD64, 3)      /* dst, address slot, offset */ \
+    X(ATOMIC_STORE8, 3)     /* address slot, value slot, offset */ \
+    X(ATOMIC_STORE16, 3)     /* address slot, value slot, offset */ \
+    X(ATOMIC_STORE32, 3)     /* address slot, value slot, offset */ \
+    X(ATOMIC_STORE64, 3)     /* address slot, value slot, offset */ \
+    X(ATOMIC_ADD8, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_ADD16, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_ADD32, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_ADD64, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_SUB8, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_SUB16, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_SUB32, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_SUB64, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_AND8, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_AND16, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_AND32, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_AND64, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_OR8, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_OR16, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_OR32, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_OR64, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_XOR8, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_XOR16, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_XOR32, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_XOR64, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_XCHG8, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_XCHG16, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_XCHG32, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_XCHG64, 4) /* dst, address, value, offset */ \
+    X(ATOMIC_CMPXCHG8, 5) /* dst, address, expected, replacement, offset */ \
+    X(ATOMIC_CMPXCHG16, 5) /* dst, address, expected, replacement, offset */ \
+    X(ATOMIC_CMPXCHG32, 5) /* dst, address, expected, replacement, offset */ \
+    X(ATOMIC_CMPXCHG64, 5) /* dst, address, expected, replacement, offset */ \
+    X(ATOMIC_NOTIFY, 4)     /* dst, address, count, offset */ \
+    X(ATOMIC_WAIT32, 5)     /* dst, address, expected, timeout, offset */ \
+    X(ATOMIC_WAIT64, 5) \
+    X(ATOMIC_FENCE, 0) \
     X(REF_FUNC, 2)          /* dst, function index */
 
 typedef enum cmp_op {

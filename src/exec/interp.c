@@ -139,6 +139,7 @@ weft_status exec_run(weft_exec *e, weft_error *err) {
     weft_status st;
     weft_func *callee;
     uint64_t *nfp;
+    int wait_result;
 
 #define S(i) fp[ip[i]]
 #define U32(i) ((uint32_t)fp[ip[i]])
@@ -579,6 +580,95 @@ dispatch:
     OP(REF_IS_NULL) { fp[ip[1]] = fp[ip[2]] == 0; ip += 3; NEXT(); }
     OP(REF_FUNC) { fp[ip[1]] = (uint64_t)(uintptr_t)inst->funcs[ip[2]]; ip += 3; NEXT(); }
 
+
+    /* ---- atomics (threads proposal) ---- */
+    /* Bounds, then alignment: an atomic access must be naturally aligned. */
+#define ATOMIC_EA(n, slot, offw)                                                     \
+    uint64_t ea = (uint64_t)U32(slot) + ip[offw];                                    \
+    CHECK_MEM(ea, n);                                                                \
+    if (ea & ((n) - 1)) TRAP(WEFT_TRAP_UNALIGNED_ATOMIC);
+#define ATOMIC_LOAD_OP(bits)                                                         \
+    OP(ATOMIC_LOAD##bits) {                                                          \
+        ATOMIC_EA(bits / 8, 2, 3)                                                    \
+        fp[ip[1]] = __atomic_load_n((uint##bits##_t *)(mem + ea), __ATOMIC_SEQ_CST); \
+        ip += 4;                                                                     \
+        NEXT();                                                                      \
+    }
+#define ATOMIC_STORE_OP(bits)                                                        \
+    OP(ATOMIC_STORE##bits) {                                                         \
+        ATOMIC_EA(bits / 8, 1, 3)                                                    \
+        __atomic_store_n((uint##bits##_t *)(mem + ea), (uint##bits##_t)fp[ip[2]], __ATOMIC_SEQ_CST); \
+        ip += 4;                                                                     \
+        NEXT();                                                                      \
+    }
+#define ATOMIC_RMW_OP(name, bits, builtin)                                           \
+    OP(ATOMIC_##name##bits) {                                                        \
+        ATOMIC_EA(bits / 8, 2, 4)                                                    \
+        fp[ip[1]] = builtin((uint##bits##_t *)(mem + ea), (uint##bits##_t)fp[ip[3]], __ATOMIC_SEQ_CST); \
+        ip += 5;                                                                     \
+        NEXT();                                                                      \
+    }
+#define ATOMIC_CMPXCHG_OP(bits)                                                      \
+    OP(ATOMIC_CMPXCHG##bits) {                                                       \
+        ATOMIC_EA(bits / 8, 2, 5)                                                    \
+        uint##bits##_t expected = (uint##bits##_t)fp[ip[3]];                         \
+        __atomic_compare_exchange_n((uint##bits##_t *)(mem + ea), &expected,         \
+                                    (uint##bits##_t)fp[ip[4]], false, __ATOMIC_SEQ_CST, \
+                                    __ATOMIC_SEQ_CST);                               \
+        fp[ip[1]] = expected;                                                        \
+        ip += 6;                                                                     \
+        NEXT();                                                                      \
+    }
+#define ATOMIC_WIDTHS(M, ...) M(__VA_ARGS__ 8) M(__VA_ARGS__ 16) M(__VA_ARGS__ 32) M(__VA_ARGS__ 64)
+    ATOMIC_LOAD_OP(8) ATOMIC_LOAD_OP(16) ATOMIC_LOAD_OP(32) ATOMIC_LOAD_OP(64)
+    ATOMIC_STORE_OP(8) ATOMIC_STORE_OP(16) ATOMIC_STORE_OP(32) ATOMIC_STORE_OP(64)
+    ATOMIC_RMW_OP(ADD, 8, __atomic_fetch_add) ATOMIC_RMW_OP(ADD, 16, __atomic_fetch_add)
+    ATOMIC_RMW_OP(ADD, 32, __atomic_fetch_add) ATOMIC_RMW_OP(ADD, 64, __atomic_fetch_add)
+    ATOMIC_RMW_OP(SUB, 8, __atomic_fetch_sub) ATOMIC_RMW_OP(SUB, 16, __atomic_fetch_sub)
+    ATOMIC_RMW_OP(SUB, 32, __atomic_fetch_sub) ATOMIC_RMW_OP(SUB, 64, __atomic_fetch_sub)
+    ATOMIC_RMW_OP(AND, 8, __atomic_fetch_and) ATOMIC_RMW_OP(AND, 16, __atomic_fetch_and)
+    ATOMIC_RMW_OP(AND, 32, __atomic_fetch_and) ATOMIC_RMW_OP(AND, 64, __atomic_fetch_and)
+    ATOMIC_RMW_OP(OR, 8, __atomic_fetch_or) ATOMIC_RMW_OP(OR, 16, __atomic_fetch_or)
+    ATOMIC_RMW_OP(OR, 32, __atomic_fetch_or) ATOMIC_RMW_OP(OR, 64, __atomic_fetch_or)
+    ATOMIC_RMW_OP(XOR, 8, __atomic_fetch_xor) ATOMIC_RMW_OP(XOR, 16, __atomic_fetch_xor)
+    ATOMIC_RMW_OP(XOR, 32, __atomic_fetch_xor) ATOMIC_RMW_OP(XOR, 64, __atomic_fetch_xor)
+    ATOMIC_RMW_OP(XCHG, 8, __atomic_exchange_n) ATOMIC_RMW_OP(XCHG, 16, __atomic_exchange_n)
+    ATOMIC_RMW_OP(XCHG, 32, __atomic_exchange_n) ATOMIC_RMW_OP(XCHG, 64, __atomic_exchange_n)
+    ATOMIC_CMPXCHG_OP(8) ATOMIC_CMPXCHG_OP(16) ATOMIC_CMPXCHG_OP(32) ATOMIC_CMPXCHG_OP(64)
+    OP(ATOMIC_FENCE) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        ip += 1;
+        NEXT();
+    }
+    OP(ATOMIC_NOTIFY) {
+        ATOMIC_EA(4, 2, 4)
+        fp[ip[1]] = rt_atomic_notify(inst->mem0, ea, U32(3));
+        ip += 5;
+        NEXT();
+    }
+    OP(ATOMIC_WAIT32) {
+        ATOMIC_EA(4, 2, 5)
+        wait_result = rt_atomic_wait(e, inst->mem0, ea, U32(3), 4, I64(4));
+        goto after_wait;
+    }
+    OP(ATOMIC_WAIT64) {
+        ATOMIC_EA(8, 2, 5)
+        wait_result = rt_atomic_wait(e, inst->mem0, ea, U64(3), 8, I64(4));
+        goto after_wait;
+    }
+    after_wait: {
+        int r = wait_result;
+        if (BASE_UNLIKELY(r < 0)) {
+            if (r == RT_WAIT_UNSHARED) TRAP(WEFT_TRAP_EXPECTED_SHARED);
+            /* RT_WAIT_INTERRUPTED: the attention word was set while we
+               waited. Stay on this instruction, so a resumed execution
+               waits again. */
+            goto attention;
+        }
+        fp[ip[1]] = (uint32_t)r;
+        ip += 6;
+        NEXT();
+    }
 #if WEFT_DISPATCH_SWITCH
     default:
         __builtin_unreachable();

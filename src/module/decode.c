@@ -197,13 +197,15 @@ static weft_status rd_valtype(dec *d, weft_valtype *t) {
 }
 
 /* §5.3.7 limits. The flag is read as a 1-bit LEB128 number like the
-   reference interpreter does (so 0x02 is "integer too large"); memories
-   also accept 0x03, the threads proposal's shared memory with a maximum. */
+   reference interpreter does (so 0x02 is "integer too large" in Wasm 2.0);
+   with the threads proposal on, memories also take 0x03 (shared, with a
+   maximum) and 0x02 (shared without one: invalid). */
 static weft_status rd_limits(dec *d, weft_limits *lim, bool memory) {
     uint64_t flags;
-    if (memory && d->r.p < d->r.end && *d->r.p == 0x03) {
-        d->r.p++;
-        flags = 3;
+    uint32_t at = base_reader_offset(&d->r);
+    bool threads = !(d->m->engine && (d->m->engine->config.disabled_features & WEFT_FEATURE_THREADS));
+    if (memory && threads && d->r.p < d->r.end && (*d->r.p == 0x03 || *d->r.p == 0x02)) {
+        flags = *d->r.p++;
     } else if (!base_read_uleb(&d->r, 1, &flags)) {
         return dec_read_fail(d);
     }
@@ -214,6 +216,8 @@ static weft_status rd_limits(dec *d, weft_limits *lim, bool memory) {
     lim->max = max;
     lim->has_max = (flags & 1) != 0;
     lim->shared = (flags & 2) != 0;
+    /* threads proposal: a shared memory must declare its maximum */
+    if (lim->shared && !lim->has_max) dec_invalid(d, at, "shared memory must have maximum");
     return WEFT_OK;
 }
 

@@ -104,6 +104,21 @@ weft_val rt_val_from_bits(weft_valtype type, uint64_t bits);
 weft_status rt_instance_export_n(weft_instance *inst, const char *name, size_t len,
                                  weft_extern *out);
 
+/* Futexes for memory.atomic.wait32/wait64 and memory.atomic.notify
+   (threads proposal): waiters are queued per (memory, address) in FIFO
+   order. rt_atomic_wait compares the `width`-byte value at `addr` with
+   `expected` and, if equal, blocks until notified, until `timeout_ns`
+   passes (negative: forever), or until the execution's attention word is
+   set. Returns 0 (woken), 1 (not equal), 2 (timed out), RT_WAIT_UNSHARED
+   (the memory is not shared: the caller traps) or RT_WAIT_INTERRUPTED.
+   rt_atomic_notify wakes up to `count` waiters in FIFO order and returns how
+   many it woke (0 on unshared memory). `addr` is checked by the caller. */
+#define RT_WAIT_UNSHARED (-1)
+#define RT_WAIT_INTERRUPTED (-2)
+int rt_atomic_wait(weft_exec *e, weft_memory *mem, uint64_t addr, uint64_t expected, int width,
+                   int64_t timeout_ns);
+uint32_t rt_atomic_notify(weft_memory *mem, uint64_t addr, uint32_t count);
+
 /* Evaluates a constant expression in `inst` (globals already set up). */
 uint64_t rt_eval_const(const weft_instance *inst, const mod_constexpr *e);
 

@@ -107,6 +107,9 @@ typedef struct result {
     uint32_t nbodies;
 } result;
 
+/* The core spec binaries are Wasm 2.0: decode them with threads off. */
+static weft_engine wasm20_engine = {.config = {.disabled_features = WEFT_FEATURE_THREADS}};
+
 static result decode_bytes(const uint8_t *bytes, size_t len) {
     result res = {0};
     mod_module *m = calloc(1, sizeof *m);
@@ -118,6 +121,7 @@ static result decode_bytes(const uint8_t *bytes, size_t len) {
     memcpy(copy, bytes, len);
     m->bytes = copy;
     m->len = len;
+    m->engine = &wasm20_engine;
     base_error_clear(&res.err);
     res.status = mod_decode(m, &res.err);
     res.nbodies = m->funcs ? m->nfuncs - m->nfunc_imports : 0;
