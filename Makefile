@@ -27,7 +27,8 @@ SPEC_OBJ := $(SPEC_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all test clean bench guests
-all: $(BUILD)/libweft.a $(BUILD)/libweft.so $(BUILD)/weft $(BUILD)/weft-spectest $(UNIT_BIN)
+all: $(BUILD)/libweft.a $(BUILD)/libweft.so $(BUILD)/weft $(BUILD)/weft-spectest $(UNIT_BIN) \
+	$(BUILD)/weft-disasm
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -45,6 +46,10 @@ $(BUILD)/weft: $(CLI_OBJ) $(BUILD)/libweft.a
 
 $(BUILD)/weft-spectest: $(SPEC_OBJ) $(BUILD)/libweft.a
 	$(CC) -o $@ $(SPEC_OBJ) $(BUILD)/libweft.a $(LDFLAGS_ALL)
+
+# Developer tools see the internal headers.
+$(BUILD)/weft-disasm: tools/disasm.c $(BUILD)/libweft.a
+	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)

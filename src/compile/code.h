@@ -18,6 +18,8 @@
 #ifndef WEFT_CODE_H
 #define WEFT_CODE_H
 
+#include <stdio.h>
+
 #include "../module/module.h"
 #include "ops.h"
 
@@ -47,5 +49,9 @@ uint32_t cmp_offset_of(const cmp_func *f, uint32_t pos);
 
 /* The operation's name, e.g. "I32_ADD" (for the disassembler and tests). */
 const char *cmp_op_name(uint32_t op);
+/* Words taken by the operation at `at`, operands included. */
+uint32_t cmp_op_length(const uint32_t *at);
+/* Prints `f` as text, one operation per line (disasm.c). */
+void cmp_disasm(FILE *out, const cmp_func *f);
 
 #endif

@@ -1,0 +1,37 @@
+/* disasm.c — prints compiled code, one operation per line, for debugging
+   the compiler and for profiling what the interpreter runs. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "code.h"
+
+/* Operand words after each operation's word (BR_TABLE: its fixed part). */
+static uint32_t operand_count(uint32_t op) {
+    static const uint8_t counts[CMP_OP_COUNT] = {
+#define CMP_X_NUM(name, code, arity, rt, at) [CMP_##name] = arity + 1,
+#define CMP_X_OTHER(name, n) [CMP_##name] = n,
+        CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER)
+#undef CMP_X_NUM
+#undef CMP_X_OTHER
+    };
+    return op < CMP_OP_COUNT ? counts[op] : 0;
+}
+
+uint32_t cmp_op_length(const uint32_t *at) {
+    uint32_t n = 1 + operand_count(at[0]);
+    if (at[0] == CMP_BR_TABLE) n += at[2] + 1;
+    return n;
+}
+
+void cmp_disasm(FILE *out, const cmp_func *f) {
+    fprintf(out, "func %u: params %u results %u locals %u frame %u, %u words\n", f->func_index,
+            f->nparams, f->nresults, f->nlocals, f->frame_size, f->code_len);
+    for (uint32_t pos = 0; pos < f->code_len;) {
+        const uint32_t *at = f->code + pos;
+        uint32_t len = cmp_op_length(at);
+        fprintf(out, "  %5u  @%06x  %-18s", pos, cmp_offset_of(f, pos), cmp_op_name(at[0]));
+        for (uint32_t k = 1; k < len && pos + k < f->code_len; k++) fprintf(out, " %u", at[k]);
+        fputc('\n', out);
+        pos += len;
+    }
+}
