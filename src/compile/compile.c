@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #define T_UNKNOWN 0 /* the bottom type of an unreachable stack */
+#define CMP_MAX_CONSTS 1024 /* constant slots per function; more use CONST ops */
 #define NO_SLOT UINT32_MAX
 
 typedef struct centry {
@@ -52,6 +53,8 @@ typedef struct compiler {
     uint32_t op_offset; /* module offset of the instruction being compiled */
 
     const uint8_t *code_section_end; /* end of the last body */
+    BASE_VEC(uint64_t) consts; /* sorted distinct constants of the body */
+    uint32_t nconsts;          /* how many got a slot (at most CMP_MAX_CONSTS) */
     uint32_t nlocals;
     weft_valtype *local_types;
     uint32_t ntemps, reserved_temps;
@@ -141,6 +144,75 @@ static void mark_producer(compiler *c, uint32_t dst_pos) {
     c->producer_end = (uint32_t)c->code.len;
 }
 
+/* A comparison taken off the end of the code to be fused into the branch
+   that consumes it. op == 0 means none. */
+typedef struct peeled {
+    uint32_t op;     /* fused BR_IF_* operation, or 0 */
+    uint32_t a, b;   /* its operands (b unused by the eqz forms) */
+    bool unary;
+} peeled;
+
+/* Fused branch operations: for each comparison, the branch taken when it
+   holds and the one taken when it does not (the integer inverse), or 0. */
+static void fused_for(uint32_t cmp, uint32_t *if_true, uint32_t *if_false) {
+    static const struct { uint16_t cmp, t, f; } map[] = {
+        {CMP_I32_EQ, CMP_BR_IF_I32_EQ, CMP_BR_IF_I32_NE}, {CMP_I32_NE, CMP_BR_IF_I32_NE, CMP_BR_IF_I32_EQ},
+        {CMP_I32_LT_S, CMP_BR_IF_I32_LT_S, CMP_BR_IF_I32_GE_S}, {CMP_I32_LT_U, CMP_BR_IF_I32_LT_U, CMP_BR_IF_I32_GE_U},
+        {CMP_I32_GT_S, CMP_BR_IF_I32_GT_S, CMP_BR_IF_I32_LE_S}, {CMP_I32_GT_U, CMP_BR_IF_I32_GT_U, CMP_BR_IF_I32_LE_U},
+        {CMP_I32_LE_S, CMP_BR_IF_I32_LE_S, CMP_BR_IF_I32_GT_S}, {CMP_I32_LE_U, CMP_BR_IF_I32_LE_U, CMP_BR_IF_I32_GT_U},
+        {CMP_I32_GE_S, CMP_BR_IF_I32_GE_S, CMP_BR_IF_I32_LT_S}, {CMP_I32_GE_U, CMP_BR_IF_I32_GE_U, CMP_BR_IF_I32_LT_U},
+        {CMP_I64_EQ, CMP_BR_IF_I64_EQ, CMP_BR_IF_I64_NE}, {CMP_I64_NE, CMP_BR_IF_I64_NE, CMP_BR_IF_I64_EQ},
+        {CMP_I64_LT_S, CMP_BR_IF_I64_LT_S, CMP_BR_IF_I64_GE_S}, {CMP_I64_LT_U, CMP_BR_IF_I64_LT_U, CMP_BR_IF_I64_GE_U},
+        {CMP_I64_GT_S, CMP_BR_IF_I64_GT_S, CMP_BR_IF_I64_LE_S}, {CMP_I64_GT_U, CMP_BR_IF_I64_GT_U, CMP_BR_IF_I64_LE_U},
+        {CMP_I64_LE_S, CMP_BR_IF_I64_LE_S, CMP_BR_IF_I64_GT_S}, {CMP_I64_LE_U, CMP_BR_IF_I64_LE_U, CMP_BR_IF_I64_GT_U},
+        {CMP_I64_GE_S, CMP_BR_IF_I64_GE_S, CMP_BR_IF_I64_LT_S}, {CMP_I64_GE_U, CMP_BR_IF_I64_GE_U, CMP_BR_IF_I64_LT_U},
+        {CMP_I32_EQZ, CMP_BR_IF_I32_EQZ, CMP_BR_IF}, {CMP_I64_EQZ, CMP_BR_IF_I64_EQZ, CMP_BR_IF_I64_NEZ},
+    };
+    *if_true = *if_false = 0;
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (map[i].cmp == cmp) {
+            *if_true = map[i].t;
+            *if_false = map[i].f;
+        }
+}
+
+/* If the last operation is an integer comparison writing `cond_slot` (the
+   branch's condition, consumed by it), removes it and returns it in *pk so
+   the branch can test its operands itself. */
+static void peel_compare(compiler *c, uint32_t cond_slot, bool when_true, peeled *pk) {
+    pk->op = 0;
+    if (c->producer_end != c->code.len || c->producer_end == UINT32_MAX) return;
+    uint32_t at = c->producer_dst - 1;
+    uint32_t cmp = c->code.data[at];
+    if (c->code.data[c->producer_dst] != cond_slot) return;
+    uint32_t t, f;
+    fused_for(cmp, &t, &f);
+    if (!t) return;
+    pk->op = when_true ? t : f;
+    pk->unary = cmp == CMP_I32_EQZ || cmp == CMP_I64_EQZ;
+    pk->a = c->code.data[at + 2];
+    pk->b = pk->unary ? 0 : c->code.data[at + 3];
+    c->code.len = at;
+    c->pcmap.len -= 2; /* the comparison's entry */
+    c->producer_end = UINT32_MAX;
+}
+
+/* Emits a branch taken when the condition is `when_true`, fused with a
+   peeled comparison if there is one. Returns the target word's position. */
+static uint32_t emit_cond_branch(compiler *c, const peeled *pk, uint32_t cond_slot, bool when_true) {
+    if (pk->op) {
+        emit_op(c, pk->op);
+        emit(c, pk->a);
+        if (!pk->unary) emit(c, pk->b);
+    } else {
+        emit_op(c, when_true ? CMP_BR_IF : CMP_BR_UNLESS);
+        emit(c, cond_slot);
+    }
+    uint32_t pos = (uint32_t)c->code.len;
+    emit(c, 0);
+    return pos;
+}
+
 /* ------------------------------------------------------------------------
  * The operand stack
  * ------------------------------------------------------------------------ */
@@ -148,6 +220,23 @@ static void mark_producer(compiler *c, uint32_t dst_pos) {
 static inline uint32_t home(const compiler *c, size_t index) { return c->base + (uint32_t)index; }
 
 static ctl *top_ctl(compiler *c) { return &c->ctls.data[c->ctls.len - 1]; }
+
+/* Constants live in slots nlocals .. nlocals + nconsts - 1, filled on
+   function entry; operations read them like locals and nothing writes
+   them. Returns the slot of `bits`, or NO_SLOT. */
+static uint32_t const_slot(const compiler *c, uint64_t bits) {
+    size_t lo = 0, hi = c->nconsts;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (c->consts.data[mid] < bits) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < c->nconsts && c->consts.data[lo] == bits ? c->nlocals + (uint32_t)lo : NO_SLOT;
+}
+
+static bool is_const_slot(const compiler *c, uint32_t slot) {
+    return slot >= c->nlocals && slot < c->nlocals + c->nconsts;
+}
 
 static void push_at(compiler *c, weft_valtype t, uint32_t slot) {
     centry e = {t, slot};
@@ -247,9 +336,17 @@ static void materialise_local(compiler *c, uint32_t local) {
    Sources are home slots at or above their destination, or locals; a local
    inside the destination range is first copied home, so ascending copies
    never overwrite a value before it is read. */
-static void emit_moves(compiler *c, uint32_t n, uint32_t dst) {
+static void emit_moves(compiler *c, uint32_t n, uint32_t dst, bool consume) {
     if (c->stack.len < n) return; /* unreachable code */
     size_t first = c->stack.len - n;
+    if (consume && n == 1 && c->stack.data[first].slot == home(c, first) && c->producer_end == c->code.len &&
+        c->code.data[c->producer_dst] == home(c, first)) {
+        /* The one value was just computed and is consumed here: compute
+           it into its destination. */
+        c->code.data[c->producer_dst] = dst;
+        c->producer_end = UINT32_MAX;
+        return;
+    }
     for (size_t i = first; i < c->stack.len; i++) {
         uint32_t s = c->stack.data[i].slot;
         if (s != home(c, i) && s >= dst && s < dst + n) materialise(c, i);
@@ -352,7 +449,12 @@ static weft_status read_blocktype(compiler *c, ctl *f) {
    need a fixed location for every value), and the params pushed back. */
 static weft_status open_block(compiler *c, ctl *f) {
     TRY(check_top(c, f->nparams, f->params));
-    materialise_from(c, 0);
+    /* Entries naming locals must be home (the block may write the local on
+       some path); constants never change and may stay. The params are
+       pushed back as home entries, so they move in any case. */
+    size_t first_param = c->stack.len - top_ctl(c)->height >= f->nparams ? c->stack.len - f->nparams : c->stack.len;
+    for (size_t i = 0; i < c->stack.len; i++)
+        if (i >= first_param || !is_const_slot(c, c->stack.data[i].slot)) materialise(c, i);
     TRY(pop_types(c, f->nparams, f->params));
     f->height = (uint32_t)c->stack.len;
     for (uint32_t i = 0; i < f->nparams; i++) push(c, f->params[i]);
@@ -371,7 +473,7 @@ static weft_status close_arm(compiler *c) {
     if (c->stack.len != (size_t)f->height + f->nresults && !(f->unreachable && c->stack.len <= (size_t)f->height + f->nresults))
         return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: block leaves %u values, expected %u",
                         (unsigned)(c->stack.len - f->height), f->nresults);
-    if (!f->unreachable) emit_moves(c, f->nresults, dst);
+    if (!f->unreachable) emit_moves(c, f->nresults, dst, true);
     return WEFT_OK;
 }
 
@@ -380,17 +482,18 @@ static void patch_fixups(compiler *c, ctl *f, uint32_t pos) {
     BASE_VEC_FREE(f->fixups);
 }
 
-/* Emits a branch to label `f` with the top values: moves, then jump. */
-static void emit_branch(compiler *c, ctl *f) {
+/* Emits a branch to label `f` with the top values: moves, then jump.
+   `consume`: the values are not used after the branch (br, return). */
+static void emit_branch(compiler *c, ctl *f, bool consume) {
     uint32_t n;
     const weft_valtype *types;
     label_types(f, &n, &types);
     if (f->kind == CTL_FUNC) {
-        emit_moves(c, n, 0);
+        emit_moves(c, n, 0, consume);
         emit_op(c, CMP_RETURN);
         return;
     }
-    emit_moves(c, n, home(c, f->height));
+    emit_moves(c, n, home(c, f->height), consume);
     emit_op(c, CMP_BR);
     emit_target(c, f);
 }
@@ -813,31 +916,28 @@ static weft_status compile_instr(compiler *c, bool *done) {
         nf.kind = opcode == 0x02 ? CTL_BLOCK : CTL_LOOP;
         TRY(read_blocktype(c, &nf));
         TRY(open_block(c, &nf));
-        if (nf.kind == CTL_LOOP) {
-            /* The header is where back-edges land: the attention check. */
-            top_ctl(c)->loop_pos = (uint32_t)c->code.len;
-            emit_op(c, CMP_CHECK);
-        }
+        /* Back-edges land at the header; every taken branch reads the
+           attention word, so loops need no operation of their own. */
+        if (nf.kind == CTL_LOOP) top_ctl(c)->loop_pos = (uint32_t)c->code.len;
         c->producer_end = UINT32_MAX;
         return WEFT_OK;
     case 0x04: /* if */
         nf.kind = CTL_IF;
         TRY(read_blocktype(c, &nf));
         TRY(pop(c, WEFT_I32, &cond));
+        peeled if_cmp;
+        peel_compare(c, cond.slot, false, &if_cmp);
         TRY(open_block(c, &nf));
         if (nf.nparams) {
             /* The then-arm may overwrite the params' slots; keep copies for
                the else-arm in temps. */
             ctl *f = top_ctl(c);
-            f->temp_base = c->nlocals + c->ntemps;
+            f->temp_base = c->nlocals + c->nconsts + c->ntemps;
             for (uint32_t i = 0; i < f->nparams; i++)
                 emit_copy(c, f->temp_base + i, home(c, f->height + i));
             c->ntemps += f->nparams;
         }
-        emit_op(c, CMP_BR_UNLESS);
-        emit(c, cond.slot);
-        top_ctl(c)->else_fix = (uint32_t)c->code.len;
-        emit(c, 0);
+        top_ctl(c)->else_fix = emit_cond_branch(c, &if_cmp, cond.slot, false);
         c->producer_end = UINT32_MAX;
         return WEFT_OK;
     case 0x05: { /* else */
@@ -891,7 +991,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         const weft_valtype *types;
         label_types(f, &n, &types);
         TRY(check_top(c, n, types));
-        if (!top_ctl(c)->unreachable) emit_branch(c, f);
+        if (!top_ctl(c)->unreachable) emit_branch(c, f, true);
         set_unreachable(c);
         return WEFT_OK;
     }
@@ -913,22 +1013,22 @@ static weft_status compile_instr(compiler *c, bool *done) {
             return WEFT_OK;
         }
         uint32_t dst = f->kind == CTL_FUNC ? 0 : home(c, f->height);
+        peeled pk;
         if (f->kind != CTL_FUNC && in_place(c, n, dst)) {
-            emit_op(c, CMP_BR_IF);
-            emit(c, cond.slot);
-            emit_target(c, f);
+            peel_compare(c, cond.slot, true, &pk);
+            uint32_t pos = emit_cond_branch(c, &pk, cond.slot, true);
+            if (f->kind == CTL_LOOP) c->code.data[pos] = f->loop_pos;
+            else if (!BASE_VEC_PUSH(f->fixups, pos)) c->oom = true;
         } else {
+            peel_compare(c, cond.slot, false, &pk);
             /* Values must move, but only when the branch is taken. */
             size_t first = c->stack.len - n;
             for (size_t i = first; i < c->stack.len; i++) {
                 uint32_t s = c->stack.data[i].slot;
                 if (s != home(c, i) && s >= dst && s < dst + n) materialise(c, i);
             }
-            emit_op(c, CMP_BR_UNLESS);
-            emit(c, cond.slot);
-            uint32_t skip = (uint32_t)c->code.len;
-            emit(c, 0);
-            emit_branch(c, f);
+            uint32_t skip = emit_cond_branch(c, &pk, cond.slot, false);
+            emit_branch(c, f, false);
             c->code.data[skip] = (uint32_t)c->code.len;
         }
         c->producer_end = UINT32_MAX;
@@ -978,7 +1078,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
                     if (!BASE_VEC_PUSH(f->fixups, table + i)) c->oom = true;
                 } else {
                     c->code.data[table + i] = (uint32_t)c->code.len;
-                    emit_branch(c, f);
+                    emit_branch(c, f, false);
                 }
             }
         }
@@ -990,7 +1090,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
     case 0x0F: { /* return */
         ctl *f = &c->ctls.data[0];
         TRY(check_top(c, f->nresults, f->results));
-        if (!top_ctl(c)->unreachable) emit_branch(c, f);
+        if (!top_ctl(c)->unreachable) emit_branch(c, f, true);
         set_unreachable(c);
         return WEFT_OK;
     }
@@ -1113,6 +1213,11 @@ static weft_status compile_instr(compiler *c, bool *done) {
     case 0x41: { /* i32.const */
         int64_t v;
         if (!base_read_sleb(&c->r, 32, &v)) return cmp_read_fail(c);
+        uint32_t cs = const_slot(c, (uint32_t)v);
+        if (cs != NO_SLOT) {
+            push_at(c, WEFT_I32, cs);
+            return WEFT_OK;
+        }
         uint32_t dst = push(c, WEFT_I32);
         emit_op(c, CMP_CONST32);
         uint32_t dpos = (uint32_t)c->code.len;
@@ -1131,6 +1236,11 @@ static weft_status compile_instr(compiler *c, bool *done) {
         } else if (!base_read_f64(&c->r, &v)) {
             return cmp_read_fail(c);
         }
+        uint32_t cs = const_slot(c, v);
+        if (cs != NO_SLOT) {
+            push_at(c, opcode == 0x42 ? WEFT_I64 : WEFT_F64, cs);
+            return WEFT_OK;
+        }
         uint32_t dst = push(c, opcode == 0x42 ? WEFT_I64 : WEFT_F64);
         emit_op(c, CMP_CONST64);
         uint32_t dpos = (uint32_t)c->code.len;
@@ -1143,6 +1253,11 @@ static weft_status compile_instr(compiler *c, bool *done) {
     case 0x43: { /* f32.const */
         uint32_t v;
         if (!base_read_f32(&c->r, &v)) return cmp_read_fail(c);
+        uint32_t cs = const_slot(c, v);
+        if (cs != NO_SLOT) {
+            push_at(c, WEFT_F32, cs);
+            return WEFT_OK;
+        }
         uint32_t dst = push(c, WEFT_F32);
         emit_op(c, CMP_CONST32);
         uint32_t dpos = (uint32_t)c->code.len;
@@ -1209,6 +1324,120 @@ static weft_status compile_instr(compiler *c, bool *done) {
     return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", opcode);
 }
 
+/* Collects a constant for the function's constant slots (bits as stored
+   in a slot, so i32 5 and i64 5 share one). */
+static void add_const(compiler *c, uint64_t bits) {
+    if (!BASE_VEC_PUSH(c->consts, bits)) c->oom = true;
+}
+
+static bool base_read_u32_bits(base_reader *r, uint32_t *out) { return base_read_f32(r, out); }
+
+/* Walks one body's instructions checking only their binary form (§5.4);
+   with `consts`, also collects every numeric constant. */
+static weft_status walk_body(compiler *c, const mod_func *fn, bool consts) {
+    c->r.base = c->m->bytes;
+    c->r.p = fn->body;
+    c->r.end = fn->body + fn->body_len;
+    uint32_t depth = 1, u;
+    uint64_t u64;
+    int64_t s64;
+    uint8_t b;
+    const uint8_t *bytes;
+    while (depth > 0) {
+        c->op_offset = base_reader_offset(&c->r);
+        uint8_t op;
+        if (!base_read_u8(&c->r, &op)) return missing_end(c);
+        bool ok = true;
+        switch (op) {
+        case 0x02: case 0x03: case 0x04:
+            depth++;
+            if (c->r.p < c->r.end && (*c->r.p == 0x40 || single_types[*c->r.p])) c->r.p++;
+            else if (!base_read_sleb(&c->r, 33, &s64)) ok = false;
+            else if (s64 < 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed block type");
+            break;
+        case 0x0B: depth--; break;
+        case 0x0C: case 0x0D: case 0x10: case 0x20: case 0x21: case 0x22: case 0x23: case 0x24:
+        case 0x25: case 0x26: case 0xD2:
+            ok = base_read_u32(&c->r, &u);
+            break;
+        case 0x0E:
+            if (!base_read_u32(&c->r, &u)) { ok = false; break; }
+            for (uint64_t k = 0, n = u; k <= n && ok; k++) ok = base_read_u32(&c->r, &u);
+            break;
+        case 0x11:
+            ok = base_read_u32(&c->r, &u) && base_read_u32(&c->r, &u);
+            break;
+        case 0x1C:
+            if (!base_read_u32(&c->r, &u)) { ok = false; break; }
+            ok = base_read_bytes(&c->r, u, &bytes);
+            break;
+        case 0x3F: case 0x40:
+            if (!(ok = base_read_u8(&c->r, &b))) break;
+            if (b != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
+            break;
+        case 0x41:
+            if ((ok = base_read_sleb(&c->r, 32, &s64)) && consts) add_const(c, (uint32_t)s64);
+            break;
+        case 0x42:
+            if ((ok = base_read_sleb(&c->r, 64, &s64)) && consts) add_const(c, (uint64_t)s64);
+            break;
+        case 0x43:
+            if ((ok = base_read_u32_bits(&c->r, &u)) && consts) add_const(c, u);
+            break;
+        case 0x44:
+            if ((ok = base_read_f64(&c->r, &u64)) && consts) add_const(c, u64);
+            break;
+        case 0xD0:
+            if (!(ok = base_read_u8(&c->r, &b))) break;
+            if (b != WEFT_FUNCREF && b != WEFT_EXTERNREF)
+                return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed reference type");
+            break;
+        case 0xFC:
+            if (!(ok = base_read_uleb(&c->r, 32, &u64))) break;
+            if (u64 <= 7) break;
+            if (u64 == 8 || u64 == 12 || u64 == 14) ok = base_read_u32(&c->r, &u);
+            if (u64 == 9 || u64 == 13 || u64 == 15 || u64 == 16 || u64 == 17) ok = base_read_u32(&c->r, &u);
+            else if (u64 == 8 || u64 == 10 || u64 == 11) {
+                for (int k = u64 == 10 ? 2 : 1; k > 0 && ok; k--) {
+                    ok = base_read_u8(&c->r, &b);
+                    if (ok && b != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
+                }
+            } else if (u64 == 12 || u64 == 14) ok = base_read_u32(&c->r, &u);
+            else if (u64 > 17) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0xfc %u", (unsigned)u64);
+            break;
+        default:
+            if (op >= 0x28 && op <= 0x3E) ok = base_read_u32(&c->r, &u) && base_read_u32(&c->r, &u);
+            else if (op == 0x00 || op == 0x01 || op == 0x05 || op == 0x0F || op == 0x1A || op == 0x1B ||
+                     op == 0xD1 || (op >= 0x45 && op <= 0xC4))
+                ;
+            else if (op == 0xFD) return WEFT_OK; /* SIMD: not decoded yet */
+            else if (op == 0xFE) {
+                if (!(ok = base_read_uleb(&c->r, 32, &u64))) break;
+                if (u64 == 0x03) ok = base_read_u8(&c->r, &b);
+                else ok = base_read_u32(&c->r, &u) && base_read_u32(&c->r, &u);
+            }
+            else return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
+        }
+        if (!ok) return cmp_read_fail(c);
+    }
+    if (c->r.p != c->r.end)
+        return cmp_fail(c, WEFT_ERR_MALFORMED, "section size mismatch: bytes after the function's final end");
+    return WEFT_OK;
+}
+
+/* Decoding precedes validation (§5 vs §3): a module whose bodies are
+   malformed anywhere is malformed, even if validation failed earlier in the
+   single pass. This checks the binary form of bodies [from, end). */
+static weft_status scan_bodies(compiler *c, uint32_t from) {
+    mod_module *m = c->m;
+    uint32_t nown = m->nfuncs - m->nfunc_imports;
+    for (uint32_t i = from; i < nown; i++) {
+        c->func_index = m->nfunc_imports + i;
+        TRY(walk_body(c, &m->funcs[i], false));
+    }
+    return WEFT_OK;
+}
+
 /* ------------------------------------------------------------------------
  * Functions and modules
  * ------------------------------------------------------------------------ */
@@ -1227,7 +1456,7 @@ static weft_status compile_body(compiler *c, const mod_func *fn) {
     c->r.end = fn->body + fn->body_len;
     c->r.why = NULL;
     c->ntemps = 0;
-    c->base = c->nlocals + c->reserved_temps;
+    c->base = c->nlocals + c->nconsts + c->reserved_temps;
     c->max_height = 0;
     c->producer_end = UINT32_MAX;
     c->oom = false;
@@ -1251,6 +1480,11 @@ static weft_status compile_body(compiler *c, const mod_func *fn) {
     return WEFT_OK;
 }
 
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **out) {
     mod_module *m = c->m;
     const mod_func *fn = &m->funcs[own_index];
@@ -1262,7 +1496,24 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
     memcpy(c->local_types, c->type->params, c->type->nparams);
     memcpy(c->local_types + c->type->nparams, fn->local_types, fn->nlocals);
 
-    weft_status st;
+    /* Constants first: their slots sit below the operand stack. A body
+       that is malformed fails here, before any validation error. */
+    c->consts.len = 0;
+    c->oom = false;
+    weft_status st = walk_body(c, fn, true);
+    if (st == WEFT_OK && c->oom) st = cmp_oom(c);
+    if (st != WEFT_OK) {
+        free(c->local_types);
+        c->local_types = NULL;
+        return st;
+    }
+    qsort(c->consts.data, c->consts.len, sizeof(uint64_t), cmp_u64);
+    size_t n = 0;
+    for (size_t i = 0; i < c->consts.len; i++)
+        if (n == 0 || c->consts.data[n - 1] != c->consts.data[i]) c->consts.data[n++] = c->consts.data[i];
+    c->consts.len = n;
+    c->nconsts = n > CMP_MAX_CONSTS ? CMP_MAX_CONSTS : (uint32_t)n;
+
     c->reserved_temps = 0;
     for (;;) {
         compiler_reset(c);
@@ -1295,101 +1546,19 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
     cf->nresults = c->type->nresults;
     cf->nlocals = c->nlocals;
     cf->frame_size = c->base + c->max_height;
+    /* Entry image of slots nparams .. nlocals + nconsts: zeroed locals,
+       then the constants. */
+    cf->ninit = c->nlocals - c->type->nparams + c->nconsts;
+    cf->init = calloc(cf->ninit ? cf->ninit : 1, sizeof(uint64_t));
+    if (!cf->init) {
+        free(cf->code);
+        free(cf->pcmap);
+        free(cf);
+        return cmp_oom(c);
+    }
+    memcpy(cf->init + (c->nlocals - c->type->nparams), c->consts.data, c->nconsts * sizeof(uint64_t));
     if (cf->frame_size < cf->nresults) cf->frame_size = cf->nresults;
     *out = cf;
-    return WEFT_OK;
-}
-
-/* Decoding precedes validation (§5 vs §3): a module whose bodies are
-   malformed anywhere is malformed, even if validation failed earlier in the
-   single pass. This walks the instructions of bodies [from, end) checking
-   only their binary form, and reports the first malformed one. */
-static weft_status scan_bodies(compiler *c, uint32_t from) {
-    mod_module *m = c->m;
-    uint32_t nown = m->nfuncs - m->nfunc_imports;
-    for (uint32_t i = from; i < nown; i++) {
-        const mod_func *fn = &m->funcs[i];
-        c->func_index = m->nfunc_imports + i;
-        c->r.base = m->bytes;
-        c->r.p = fn->body;
-        c->r.end = fn->body + fn->body_len;
-        uint32_t depth = 1, u;
-        uint64_t u64;
-        int64_t s64;
-        uint8_t b;
-        const uint8_t *bytes;
-        while (depth > 0) {
-            c->op_offset = base_reader_offset(&c->r);
-            uint8_t op;
-            if (!base_read_u8(&c->r, &op)) return missing_end(c);
-            bool ok = true;
-            switch (op) {
-            case 0x02: case 0x03: case 0x04:
-                depth++;
-                if (c->r.p < c->r.end && (*c->r.p == 0x40 || single_types[*c->r.p])) c->r.p++;
-                else if (!base_read_sleb(&c->r, 33, &s64)) ok = false;
-                else if (s64 < 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed block type");
-                break;
-            case 0x0B: depth--; break;
-            case 0x0C: case 0x0D: case 0x10: case 0x20: case 0x21: case 0x22: case 0x23: case 0x24:
-            case 0x25: case 0x26: case 0xD2:
-                ok = base_read_u32(&c->r, &u);
-                break;
-            case 0x0E:
-                if (!base_read_u32(&c->r, &u)) { ok = false; break; }
-                for (uint64_t k = 0, n = u; k <= n && ok; k++) ok = base_read_u32(&c->r, &u);
-                break;
-            case 0x11:
-                ok = base_read_u32(&c->r, &u) && base_read_u32(&c->r, &u);
-                break;
-            case 0x1C:
-                if (!base_read_u32(&c->r, &u)) { ok = false; break; }
-                ok = base_read_bytes(&c->r, u, &bytes);
-                break;
-            case 0x3F: case 0x40:
-                if (!(ok = base_read_u8(&c->r, &b))) break;
-                if (b != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
-                break;
-            case 0x41: ok = base_read_sleb(&c->r, 32, &s64); break;
-            case 0x42: ok = base_read_sleb(&c->r, 64, &s64); break;
-            case 0x43: ok = base_read_bytes(&c->r, 4, &bytes); break;
-            case 0x44: ok = base_read_bytes(&c->r, 8, &bytes); break;
-            case 0xD0:
-                if (!(ok = base_read_u8(&c->r, &b))) break;
-                if (b != WEFT_FUNCREF && b != WEFT_EXTERNREF)
-                    return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed reference type");
-                break;
-            case 0xFC:
-                if (!(ok = base_read_uleb(&c->r, 32, &u64))) break;
-                if (u64 <= 7) break;
-                if (u64 == 8 || u64 == 12 || u64 == 14) ok = base_read_u32(&c->r, &u);
-                if (u64 == 9 || u64 == 13 || u64 == 15 || u64 == 16 || u64 == 17) ok = base_read_u32(&c->r, &u);
-                else if (u64 == 8 || u64 == 10 || u64 == 11) {
-                    for (int k = u64 == 10 ? 2 : 1; k > 0 && ok; k--) {
-                        ok = base_read_u8(&c->r, &b);
-                        if (ok && b != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
-                    }
-                } else if (u64 == 12 || u64 == 14) ok = base_read_u32(&c->r, &u);
-                else if (u64 > 17) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0xfc %u", (unsigned)u64);
-                break;
-            default:
-                if (op >= 0x28 && op <= 0x3E) ok = base_read_u32(&c->r, &u) && base_read_u32(&c->r, &u);
-                else if (op == 0x00 || op == 0x01 || op == 0x05 || op == 0x0F || op == 0x1A || op == 0x1B ||
-                         op == 0xD1 || (op >= 0x45 && op <= 0xC4))
-                    ;
-                else if (op == 0xFD) return WEFT_OK; /* SIMD: not decoded yet */
-                else if (op == 0xFE) {
-                    if (!(ok = base_read_uleb(&c->r, 32, &u64))) break;
-                    if (u64 == 0x03) ok = base_read_u8(&c->r, &b);
-                    else ok = base_read_u32(&c->r, &u) && base_read_u32(&c->r, &u);
-                }
-                else return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
-            }
-            if (!ok) return cmp_read_fail(c);
-        }
-        if (c->r.p != c->r.end)
-            return cmp_fail(c, WEFT_ERR_MALFORMED, "section size mismatch: bytes after the function's final end");
-    }
     return WEFT_OK;
 }
 
@@ -1418,6 +1587,7 @@ weft_status cmp_compile_module(mod_module *m, weft_error *err) {
     BASE_VEC_FREE(c.stack);
     BASE_VEC_FREE(c.code);
     BASE_VEC_FREE(c.pcmap);
+    BASE_VEC_FREE(c.consts);
     if (st != WEFT_OK) cmp_free_module_code(m);
     return st;
 }
@@ -1429,6 +1599,7 @@ void cmp_free_module_code(mod_module *m) {
         if (!m->code[i]) continue;
         free(m->code[i]->code);
         free(m->code[i]->pcmap);
+        free(m->code[i]->init);
         free(m->code[i]);
     }
     free(m->code);
@@ -1450,7 +1621,9 @@ const char *cmp_op_name(uint32_t op) {
     static const char *const names[] = {
 #define CMP_X_NUM(name, code, arity, rt, at) #name,
 #define CMP_X_OTHER(name, n) #name,
-        CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER)
+#define CMP_X_FUSED(name, cmp, n) #name,
+        CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED)
+#undef CMP_X_FUSED
 #undef CMP_X_NUM
 #undef CMP_X_OTHER
     };

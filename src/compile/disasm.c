@@ -10,7 +10,9 @@ static uint32_t operand_count(uint32_t op) {
     static const uint8_t counts[CMP_OP_COUNT] = {
 #define CMP_X_NUM(name, code, arity, rt, at) [CMP_##name] = arity + 1,
 #define CMP_X_OTHER(name, n) [CMP_##name] = n,
-        CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER)
+#define CMP_X_FUSED(name, cmp, n) [CMP_##name] = n,
+        CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED)
+#undef CMP_X_FUSED
 #undef CMP_X_NUM
 #undef CMP_X_OTHER
     };

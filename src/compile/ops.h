@@ -243,11 +243,27 @@
     X(0x4D, 2, WEFT_I64, ATOMIC_CMPXCHG16) \
     X(0x4E, 4, WEFT_I64, ATOMIC_CMPXCHG32)
 
+/* Compare-and-branch: a comparison whose only use is the condition of the
+   next branch becomes one operation, X(NAME, compare op, operands):
+   operands are (a, b, target) or (a, target) for the eqz forms. */
+#define CMP_FUSED_BRANCH_OPS(X) \
+    X(BR_IF_I32_EQ, I32_EQ, 3) X(BR_IF_I32_NE, I32_NE, 3) \
+    X(BR_IF_I32_LT_S, I32_LT_S, 3) X(BR_IF_I32_LT_U, I32_LT_U, 3) \
+    X(BR_IF_I32_GT_S, I32_GT_S, 3) X(BR_IF_I32_GT_U, I32_GT_U, 3) \
+    X(BR_IF_I32_LE_S, I32_LE_S, 3) X(BR_IF_I32_LE_U, I32_LE_U, 3) \
+    X(BR_IF_I32_GE_S, I32_GE_S, 3) X(BR_IF_I32_GE_U, I32_GE_U, 3) \
+    X(BR_IF_I64_EQ, I64_EQ, 3) X(BR_IF_I64_NE, I64_NE, 3) \
+    X(BR_IF_I64_LT_S, I64_LT_S, 3) X(BR_IF_I64_LT_U, I64_LT_U, 3) \
+    X(BR_IF_I64_GT_S, I64_GT_S, 3) X(BR_IF_I64_GT_U, I64_GT_U, 3) \
+    X(BR_IF_I64_LE_S, I64_LE_S, 3) X(BR_IF_I64_LE_U, I64_LE_U, 3) \
+    X(BR_IF_I64_GE_S, I64_GE_S, 3) X(BR_IF_I64_GE_U, I64_GE_U, 3) \
+    X(BR_IF_I32_EQZ, I32_EQZ, 2) X(BR_IF_I64_EQZ, I64_EQZ, 2) \
+    X(BR_IF_I64_NEZ, I64_EQZ, 2)
+
 /* Every other internal operation: X(NAME, operand count). Operand counts
    of variable-length operations (BR_TABLE) give their fixed part. */
 #define CMP_OTHER_OPS(X) \
     X(UNREACHABLE, 0) \
-    X(CHECK, 0)             /* attention check at a loop header */ \
     X(BR, 1)                /* target */ \
     X(BR_IF, 2)             /* cond, target */ \
     X(BR_UNLESS, 2)         /* cond, target */ \
@@ -334,8 +350,11 @@
 typedef enum cmp_op {
 #define CMP_X_NUM(name, code, arity, rt, at) CMP_##name,
 #define CMP_X_OTHER(name, n) CMP_##name,
+#define CMP_X_FUSED(name, cmp, n) CMP_##name,
     CMP_NUMERIC_OPS(CMP_X_NUM)
     CMP_OTHER_OPS(CMP_X_OTHER)
+    CMP_FUSED_BRANCH_OPS(CMP_X_FUSED)
+#undef CMP_X_FUSED
 #undef CMP_X_NUM
 #undef CMP_X_OTHER
     CMP_OP_COUNT

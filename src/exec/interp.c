@@ -24,6 +24,9 @@
 #ifndef WEFT_DISPATCH_SWITCH
 #define WEFT_DISPATCH_SWITCH 0
 #endif
+#ifndef WEFT_NO_ATTENTION
+#define WEFT_NO_ATTENTION 0
+#endif
 
 /* ------------------------------------------------------------------------
  * Value helpers: slots hold bits; floats are reinterpreted, never converted.
@@ -115,7 +118,9 @@ weft_status exec_run(weft_exec *e, weft_error *err) {
     static const void *const labels[CMP_OP_COUNT] = {
 #define CMP_X_NUM(name, code, arity, rt, at) &&L_##name,
 #define CMP_X_OTHER(name, n) &&L_##name,
-        CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER)
+#define CMP_X_FUSED(name, cmp, n) &&L_##name,
+        CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED)
+#undef CMP_X_FUSED
 #undef CMP_X_NUM
 #undef CMP_X_OTHER
     };
@@ -141,6 +146,15 @@ weft_status exec_run(weft_exec *e, weft_error *err) {
     uint64_t *nfp;
     int wait_result;
 
+/* The attention word, read where execution may stop: taken branches and
+   function entry. Building with -DWEFT_NO_ATTENTION=1 compiles the reads
+   out, to measure what they cost (bench/); such a build cannot be
+   suspended or stopped. */
+#if WEFT_NO_ATTENTION
+#define ATTENTION() 0
+#else
+#define ATTENTION() atomic_load_explicit(attn, memory_order_relaxed)
+#endif
 #define S(i) fp[ip[i]]
 #define U32(i) ((uint32_t)fp[ip[i]])
 #define I32(i) ((int32_t)fp[ip[i]])
@@ -382,28 +396,57 @@ dispatch:
 
     /* ---- control ---- */
     OP(UNREACHABLE) { TRAP(WEFT_TRAP_UNREACHABLE); }
-    OP(CHECK) {
-        ip += 1;
-        if (BASE_UNLIKELY(atomic_load_explicit(attn, memory_order_relaxed))) goto attention;
-        NEXT();
-    }
-    OP(BR) {
-        ip = fn->code + ip[1];
-        NEXT();
-    }
+    /* Every taken branch is a safe point: loops have no other. */
+#define JUMP(target)                                                                 \
+    do {                                                                             \
+        ip = fn->code + (target);                                                    \
+        if (BASE_UNLIKELY(ATTENTION())) goto attention;                              \
+        NEXT();                                                                      \
+    } while (0)
+    OP(BR) { JUMP(ip[1]); }
     OP(BR_IF) {
-        if (U32(1)) ip = fn->code + ip[2];
-        else ip += 3;
+        if (U32(1)) JUMP(ip[2]);
+        ip += 3;
         NEXT();
     }
     OP(BR_UNLESS) {
-        if (!U32(1)) ip = fn->code + ip[2];
-        else ip += 3;
+        if (!U32(1)) JUMP(ip[2]);
+        ip += 3;
         NEXT();
     }
     OP(BR_TABLE) {
         uint32_t i = U32(1), n = ip[2];
-        ip = fn->code + ip[3 + (i < n ? i : n)];
+        JUMP(ip[3 + (i < n ? i : n)]);
+    }
+#define BR_CMP(name, type, op)                                                       \
+    OP(name) {                                                                       \
+        if (type(1) op type(2)) JUMP(ip[3]);                                         \
+        ip += 4;                                                                     \
+        NEXT();                                                                      \
+    }
+    BR_CMP(BR_IF_I32_EQ, U32, ==) BR_CMP(BR_IF_I32_NE, U32, !=)
+    BR_CMP(BR_IF_I32_LT_S, I32, <) BR_CMP(BR_IF_I32_LT_U, U32, <)
+    BR_CMP(BR_IF_I32_GT_S, I32, >) BR_CMP(BR_IF_I32_GT_U, U32, >)
+    BR_CMP(BR_IF_I32_LE_S, I32, <=) BR_CMP(BR_IF_I32_LE_U, U32, <=)
+    BR_CMP(BR_IF_I32_GE_S, I32, >=) BR_CMP(BR_IF_I32_GE_U, U32, >=)
+    BR_CMP(BR_IF_I64_EQ, U64, ==) BR_CMP(BR_IF_I64_NE, U64, !=)
+    BR_CMP(BR_IF_I64_LT_S, I64, <) BR_CMP(BR_IF_I64_LT_U, U64, <)
+    BR_CMP(BR_IF_I64_GT_S, I64, >) BR_CMP(BR_IF_I64_GT_U, U64, >)
+    BR_CMP(BR_IF_I64_LE_S, I64, <=) BR_CMP(BR_IF_I64_LE_U, U64, <=)
+    BR_CMP(BR_IF_I64_GE_S, I64, >=) BR_CMP(BR_IF_I64_GE_U, U64, >=)
+    OP(BR_IF_I32_EQZ) {
+        if (!U32(1)) JUMP(ip[2]);
+        ip += 3;
+        NEXT();
+    }
+    OP(BR_IF_I64_EQZ) {
+        if (!U64(1)) JUMP(ip[2]);
+        ip += 3;
+        NEXT();
+    }
+    OP(BR_IF_I64_NEZ) {
+        if (U64(1)) JUMP(ip[2]);
+        ip += 3;
         NEXT();
     }
     OP(RETURN) {
@@ -705,10 +748,10 @@ do_call: {
         inst = callee->inst;
         LOAD_MEM();
     }
-    if (cf->nlocals > cf->nparams) memset(fp + cf->nparams, 0, (cf->nlocals - cf->nparams) * sizeof *fp);
+    memcpy(fp + cf->nparams, cf->init, cf->ninit * sizeof *fp);
     ip = cf->code;
     /* Function entry is a safe point. */
-    if (BASE_UNLIKELY(atomic_load_explicit(attn, memory_order_relaxed))) goto attention;
+    if (BASE_UNLIKELY(ATTENTION())) goto attention;
     NEXT();
 }
 
