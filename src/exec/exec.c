@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #define EXEC_DEFAULT_STACK (8u << 20)
 #define EXEC_DEFAULT_DEPTH 100000u
@@ -24,6 +25,22 @@ weft_exec *weft_exec_new(weft_store *store) {
     e->stack_bytes = cfg->max_stack_bytes ? cfg->max_stack_bytes : EXEC_DEFAULT_STACK;
     e->stack_bytes = (e->stack_bytes + 4095) & ~(size_t)4095;
     e->max_depth = cfg->max_call_depth ? cfg->max_call_depth : EXEC_DEFAULT_DEPTH;
+    pthread_condattr_t ca;
+    bool cond_ok = false;
+    if (pthread_condattr_init(&ca) == 0) {
+        cond_ok = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) == 0 &&
+                  pthread_cond_init(&e->park_cond, &ca) == 0;
+        pthread_condattr_destroy(&ca);
+    }
+    if (!cond_ok) {
+        free(e);
+        return NULL;
+    }
+    if (pthread_mutex_init(&e->park_lock, NULL) != 0) {
+        pthread_cond_destroy(&e->park_cond);
+        free(e);
+        return NULL;
+    }
     e->stack = exec_map(e->stack_bytes);
     e->frames = exec_map((size_t)e->max_depth * sizeof(exec_frame));
     if (!e->stack || !e->frames) {
@@ -40,11 +57,20 @@ void weft_exec_free(weft_exec *e) {
     if (!e) return;
     if (e->stack) munmap(e->stack, e->stack_bytes);
     if (e->frames) munmap(e->frames, (size_t)e->max_depth * sizeof(exec_frame));
+    pthread_mutex_destroy(&e->park_lock);
+    pthread_cond_destroy(&e->park_cond);
     free(e);
 }
 
 void weft_exec_request(weft_exec *e, uint32_t bits) {
-    if (e) atomic_fetch_or_explicit(&e->attention, bits, memory_order_release);
+    if (!e) return;
+    atomic_fetch_or_explicit(&e->attention, bits, memory_order_release);
+    /* Wake it if it sleeps in a futex wait (futex.c): the waiter checks the
+       attention word under park_lock before each sleep, so taking the lock
+       here means the signal cannot fall between its check and its sleep. */
+    pthread_mutex_lock(&e->park_lock);
+    pthread_cond_signal(&e->park_cond);
+    pthread_mutex_unlock(&e->park_lock);
 }
 
 /* Writes a weft_val into a slot, keeping the zero-extension invariant. */

@@ -19,6 +19,19 @@ typedef struct exec_frame {
     weft_instance *inst;
 } exec_frame;
 
+/* A group of executions that can wake each other (the threads of a
+   process, src/threads). The futexes tell it when a member starts and stops
+   waiting without a timeout, so it can tell when every member is blocked
+   for good (deadlock). Both calls are made with a futex bucket lock held:
+   they must not wait, and must not take a bucket lock. */
+typedef struct exec_group exec_group;
+struct exec_group {
+    /* `e` is now queued, untimed, on the `width`-byte word at `addr`. */
+    void (*blocked)(exec_group *g, weft_exec *e, uint64_t addr, int width);
+    /* `e` left that queue (notified, or interrupted). */
+    void (*unblocked)(exec_group *g, weft_exec *e);
+};
+
 typedef enum exec_state {
     EXEC_IDLE,      /* nothing prepared */
     EXEC_READY,     /* weft_exec_start done, not yet run */
@@ -44,6 +57,14 @@ struct weft_exec {
     uint64_t *fp;
     const cmp_func *fn;
     weft_instance *inst;
+
+    /* Parking (futex.c). A waiting execution sleeps on park_cond (a
+       CLOCK_MONOTONIC condition) under park_lock; a notify or
+       weft_exec_request takes park_lock and signals it. */
+    pthread_mutex_t park_lock;
+    pthread_cond_t park_cond;
+    exec_group *group;    /* set by the owner before running; may be NULL */
+    void *group_member;   /* the owner's record for this execution */
 };
 
 struct weft_caller {

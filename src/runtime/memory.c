@@ -70,11 +70,17 @@ weft_status rt_memory_alloc(const weft_config *config, weft_limits limits,
         free(m);
         return base_fail(err, WEFT_ERR_NOMEM, "cannot create a memory's lock");
     }
+    if (limits.shared && !(m->futex = rt_futex_new())) {
+        pthread_mutex_destroy(&m->grow_lock);
+        free(m);
+        return base_fail(err, WEFT_ERR_NOMEM, "out of memory making a memory's wait queues");
+    }
     m->data = rt_reserve(m->reserved);
     if (!m->data) {
         int e = errno;
         unsigned long long r = (unsigned long long)m->reserved;
         pthread_mutex_destroy(&m->grow_lock);
+        rt_futex_free(m->futex);
         free(m);
         return base_fail(err, WEFT_ERR_NOMEM,
                          "cannot reserve %llu bytes of address space for a memory: %s",
@@ -95,6 +101,7 @@ void rt_memory_destroy(weft_memory *m) {
     if (!m) return;
     if (m->data) rt_release(m->data, m->reserved);
     pthread_mutex_destroy(&m->grow_lock);
+    rt_futex_free(m->futex);
     free(m);
 }
 

@@ -42,6 +42,8 @@ struct weft_func {
     mod_functype own_type;        /* host function: owned copy of its type */
 };
 
+typedef struct rt_futex rt_futex;
+
 struct weft_memory {
     uint8_t *data;                /* reserved once, never moves */
     _Atomic uint64_t size;        /* current size in bytes */
@@ -49,6 +51,7 @@ struct weft_memory {
     uint64_t max_pages;           /* effective maximum (limits and engine) */
     weft_limits limits;           /* as declared, in pages */
     pthread_mutex_t grow_lock;    /* serialises growth */
+    rt_futex *futex;              /* wait queues (futex.c); shared memories only */
     weft_store *store;
 };
 
@@ -118,6 +121,11 @@ weft_status rt_instance_export_n(weft_instance *inst, const char *name, size_t l
 int rt_atomic_wait(weft_exec *e, weft_memory *mem, uint64_t addr, uint64_t expected, int width,
                    int64_t timeout_ns);
 uint32_t rt_atomic_notify(weft_memory *mem, uint64_t addr, uint32_t count);
+/* The wait queues of a shared memory (made and freed with it), and how many
+   executions wait on `addr` now (diagnostics and tests). */
+rt_futex *rt_futex_new(void);
+void rt_futex_free(rt_futex *f);
+uint32_t rt_futex_waiters(weft_memory *mem, uint64_t addr);
 
 /* Evaluates a constant expression in `inst` (globals already set up). */
 uint64_t rt_eval_const(const weft_instance *inst, const mod_constexpr *e);
