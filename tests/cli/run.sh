@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# Tests of the `weft` command line: malformed, invalid and unlinkable
+# modules given to `weft validate` and `weft run` (a one-line reason and
+# the documented exit status, never a crash), --invoke, traps, limits, bad
+# arguments, --help's list of WASI functions.
+#
+# Usage: tests/cli/run.sh [BUILD]. Ends with "N passed, N failed".
+set -u
+BUILD=${1:-build}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+HERE=$ROOT/tests/cli
+case $BUILD in /*) WEFT=$BUILD/weft ;; *) WEFT=$ROOT/$BUILD/weft ;; esac
+M=$HERE/wasm
+pass=0 fail=0
+if [ ! -x "$WEFT" ]; then
+    echo "no $WEFT: build first"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/weft-cli.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+# Malformed inputs made on the fly.
+printf '\0asm\1\0\0\0\1\5' >"$TMP/truncated.wasm"    # a section cut short
+printf 'BADMAGIC' >"$TMP/badmagic.wasm"
+printf '\0asm\2\0\0\0' >"$TMP/badversion.wasm"
+: >"$TMP/empty.wasm"
+printf 'not a module at all, just text\n' >"$TMP/text.wasm"
+
+# c NAME WANT_RC WANT_STDOUT STDERR_REGEX -- ARGS...
+#   WANT_STDOUT: exact stdout ("" = must be empty, "*" = not checked)
+#   STDERR_REGEX: "" = stderr must be empty; "1:REGEX" = exactly one line
+#   matching REGEX; "REGEX" = the first line matches.
+c() {
+    local name=$1 want_rc=$2 want_out=$3 want_err=$4
+    shift 5
+    local rc why=""
+    (cd "$TMP" && timeout 60 "$WEFT" "$@" </dev/null >"$TMP/out" 2>"$TMP/err")
+    rc=$?
+    [ "$rc" = "$want_rc" ] || why+=" exit $rc (want $want_rc);"
+    if [ "$want_out" != "*" ] && [ "$(cat "$TMP/out")" != "$want_out" ]; then
+        why+=" stdout [$(head -c 300 "$TMP/out")] (want [$want_out]);"
+    fi
+    if [ -z "$want_err" ]; then
+        [ -s "$TMP/err" ] && why+=" unexpected stderr [$(head -n 3 "$TMP/err")];"
+    elif [[ $want_err == 1:* ]]; then
+        local lines
+        lines=$(wc -l <"$TMP/err")
+        [ "$lines" = 1 ] || why+=" stderr has $lines lines (want 1);"
+        [[ $(head -n 1 "$TMP/err") =~ ${want_err#1:} ]] || why+=" stderr [$(head -n 1 "$TMP/err")] !~ /${want_err#1:}/;"
+    else
+        [[ $(head -n 1 "$TMP/err") =~ $want_err ]] || why+=" stderr [$(head -n 1 "$TMP/err")] !~ /$want_err/;"
+    fi
+    if [ -n "$why" ]; then
+        echo "FAIL $name:$why"
+        fail=$((fail + 1))
+    else
+        pass=$((pass + 1))
+    fi
+}
+
+# ---- weft validate ----
+c validate-valid 0 valid "" -- validate "$M/calc.wasm"
+c validate-invalid 1 "" "1:^error: .*invalid_type.wasm: invalid module: type mismatch" -- validate "$M/invalid_type.wasm"
+c validate-truncated 1 "" "1:^error: .*truncated.wasm: malformed module: " -- validate truncated.wasm
+c validate-badmagic 1 "" "1:^error: .*malformed module: magic header not detected" -- validate badmagic.wasm
+c validate-badversion 1 "" "1:^error: .*malformed module: unknown binary version" -- validate badversion.wasm
+c validate-empty 1 "" "1:^error: .*malformed module" -- validate empty.wasm
+c validate-text 1 "" "1:^error: .*malformed module" -- validate text.wasm
+c validate-unlinkable-is-valid 0 valid "" -- validate "$M/unlinkable.wasm"
+c validate-missing-file 1 "" "1:^error: nope.wasm: .*No such file" -- validate nope.wasm
+c validate-no-file 2 "" "^error: 'weft validate' needs a FILE" -- validate
+c validate-two-files 2 "" "^error: 'weft validate' takes one file" -- validate a.wasm b.wasm
+c validate-bad-option 2 "" "^error: unknown option '--x'" -- validate --x a.wasm
+
+# ---- weft run: modules that cannot be loaded or linked: exit 2 ----
+c run-invalid 2 "" "1:^error: .*invalid module: type mismatch" -- run "$M/invalid_type.wasm"
+c run-truncated 2 "" "1:^error: .*malformed module" -- run truncated.wasm
+c run-badmagic 2 "" "1:^error: .*malformed module: magic header not detected" -- run badmagic.wasm
+c run-empty 2 "" "1:^error: .*malformed module" -- run empty.wasm
+c run-unlinkable 2 "" '1:^error: .*link error: unknown import: "env"."missing"' -- run "$M/unlinkable.wasm"
+c run-unlinkable-wasi 2 "" '1:^error: .*unknown import: "wasi_snapshot_preview1"."no_such_function"' -- run "$M/unlinkable_wasi.wasm"
+c run-missing-file 2 "" "1:^error: nope.wasm: .*No such file" -- run nope.wasm
+c run-no-start 2 "" "1:^error: .*exports no _start function.*--invoke" -- run "$M/no_start.wasm"
+c run-shorthand 2 "" "1:^error: .*exports no _start" -- "$M/no_start.wasm"
+
+# ---- weft run: outcomes ----
+c run-hello 0 "hello from wat" "" -- run "$M/hello.wasm"
+c run-hello-shorthand 0 "hello from wat" "" -- "$M/hello.wasm" extra args
+c run-start-traps 134 "" "^error: trap: unreachable$" -- run "$M/start_trap.wasm"
+c run-exit-in-start 3 "" "" -- run "$M/exit_in_start.wasm"
+c run-dashdash 0 "hello from wat" "" -- run -- "$M/hello.wasm" --not-an-option
+
+# ---- --invoke (calc.wasm has no WASI imports; WASI is linked anyway) ----
+c invoke-add 0 5 "" -- run --invoke add "$M/calc.wasm" 2 3
+c invoke-add-negative 0 -7 "" -- run --invoke add "$M/calc.wasm" -10 3
+c invoke-add-wraps 0 -2147483648 "" -- run --invoke add "$M/calc.wasm" 2147483647 1
+c invoke-add-unsigned-arg 0 -1 "" -- run --invoke add "$M/calc.wasm" 4294967295 0
+c invoke-mul64 0 -12000000000 "" -- run --invoke mul64 "$M/calc.wasm" -4000000000 3
+c invoke-f64 0 0.5 "" -- run --invoke half "$M/calc.wasm" 1
+c invoke-f64-big 0 50000000000000000000 "" -- run --invoke half "$M/calc.wasm" 1e20
+c invoke-f64-small 0 0.00000005 "" -- run --invoke half "$M/calc.wasm" 1e-7
+c invoke-f64-negzero 0 -0 "" -- run --invoke half "$M/calc.wasm" -0
+c invoke-f64-nan 0 NaN "" -- run --invoke half "$M/calc.wasm" nan
+c invoke-f64-inf 0 -inf "" -- run --invoke half "$M/calc.wasm" -inf
+c invoke-f32 0 0.33333334 "" -- run --invoke third32 "$M/calc.wasm" 1
+c invoke-multi 0 "$(printf '3\n2')" "" -- run --invoke divmod "$M/calc.wasm" 17 5
+c invoke-no-results 0 "" "" -- run --invoke nothing "$M/calc.wasm"
+c invoke-plain-module 0 7 "" -- run --invoke f "$M/no_start.wasm"
+c invoke-missing-export 2 "" "1:^error: .*no exported function named 'nope'" -- run --invoke nope "$M/calc.wasm"
+c invoke-too-few 2 "" "1:^error: 'add' takes 2 arguments, 1 given" -- run --invoke add "$M/calc.wasm" 2
+c invoke-bad-value 2 "" "1:^error: argument 2 of 'add': 'x' is not a valid i32" -- run --invoke add "$M/calc.wasm" 2 x
+c invoke-i32-out-of-range 2 "" "1:not a valid i32" -- run --invoke add "$M/calc.wasm" 4294967296 0
+c invoke-trap 134 "" "^error: trap: integer divide by zero$" -- run --invoke crash "$M/calc.wasm" 0
+c invoke-stack-exhausted 134 "" "^error: trap: call stack exhausted$" -- run --invoke recurse "$M/calc.wasm" 0
+c invoke-small-stack 134 "" "^error: trap: call stack exhausted$" -- run --max-stack 64K --invoke recurse "$M/calc.wasm" 0
+c max-memory-unlimited 0 1 "" -- run --invoke grow "$M/calc.wasm" 10
+c max-memory-capped 0 -1 "" -- run --max-memory 192K --invoke grow "$M/calc.wasm" 10
+c max-memory-room 0 1 "" -- run --max-memory=1M --invoke grow "$M/calc.wasm" 2
+
+# The backtrace: one line per frame, innermost first, with names.
+(cd "$TMP" && "$WEFT" run --invoke crash "$M/calc.wasm" 0 >/dev/null 2>"$TMP/bt")
+if sed -n 2p "$TMP/bt" | grep -Eq '^  0: func [0-9]+ <inner> at 0x[0-9a-f]+$' &&
+    sed -n 3p "$TMP/bt" | grep -Eq '^  1: func [0-9]+ <outer> at 0x[0-9a-f]+$' &&
+    sed -n 4p "$TMP/bt" | grep -Eq '^  2: func [0-9]+( <[^>]*>)? at 0x[0-9a-f]+$'; then
+    pass=$((pass + 1))
+else
+    echo "FAIL backtrace:"; sed 's/^/    /' "$TMP/bt"; fail=$((fail + 1))
+fi
+
+# ---- bad arguments: exit 2 with a clear message ----
+c no-arguments 2 "" "weft .* a WebAssembly runtime" --
+c unknown-command 2 "" "^error: unknown command 'frob'" -- frob
+c unknown-option 2 "" "^error: unknown option '--bogus' for 'weft run'" -- run --bogus x.wasm
+c dir-needs-value 2 "" "^error: option '--dir' needs a value" -- run --dir
+c run-needs-file 2 "" "^error: 'weft run' needs a FILE.wasm" -- run
+c bad-max-stack 2 "" "^error: bad --max-stack '12q'" -- run --max-stack 12q x.wasm
+c bad-max-memory 2 "" "^error: bad --max-memory '0'" -- run --max-memory 0 x.wasm
+c bad-env 2 "" "^error: bad --env '=x'" -- run --env =x x.wasm
+c bad-listen 2 "" "^error: bad --listen 'nope'" -- run --listen nope x.wasm
+c bad-dir-spec 2 "" "1:^error: bad --dir '::guest'" -- run --dir ::guest "$M/hello.wasm"
+c missing-dir 2 "" "1:^error: cannot open directory '/nonexistent-weft-dir'" -- run --dir /nonexistent-weft-dir "$M/hello.wasm"
+c version 0 "weft 0.1.0" "" -- --version
+c help 0 "*" "" -- --help
+
+# ---- --help lists exactly the WASI functions of the table ----
+expected_funcs="args_get args_sizes_get clock_res_get clock_time_get environ_get
+environ_sizes_get fd_advise fd_allocate fd_close fd_datasync fd_fdstat_get
+fd_fdstat_set_flags fd_fdstat_set_rights fd_filestat_get fd_filestat_set_size
+fd_filestat_set_times fd_pread fd_prestat_dir_name fd_prestat_get fd_pwrite
+fd_read fd_readdir fd_renumber fd_seek fd_sync fd_tell fd_write
+path_create_directory path_filestat_get path_filestat_set_times path_link
+path_open path_readlink path_remove_directory path_rename path_symlink
+path_unlink_file poll_oneoff proc_exit proc_raise random_get sched_yield
+sock_accept sock_recv sock_send sock_shutdown"
+listed=$("$WEFT" --help | sed -n '/^WASI functions implemented/,/^$/p' | tail -n +3 | tr ' ' '\n' |
+    sed 's/\*$//' | grep -v '^$' | LC_ALL=C sort)
+want=$(tr ' ' '\n' <<<"$expected_funcs" | grep -v '^$' | LC_ALL=C sort)
+if [ "$listed" = "$want" ]; then
+    pass=$((pass + 1))
+else
+    echo "FAIL help-wasi-list: differs from the preview1 list (< missing from --help, > extra):"
+    diff <(echo "$want") <(echo "$listed") | grep '^[<>]' | sed 's/^/    /'
+    fail=$((fail + 1))
+fi
+# ... and each listed function is really registered (the list and the
+# registration share one table): a module importing it with a wrong type
+# gets a type mismatch, never "unknown import".
+if command -v wat2wasm >/dev/null; then
+    missing=0
+    for f in $listed; do
+        printf '(module (import "wasi_snapshot_preview1" "%s" (func (param i32 i32 i32 i32 i32 i32 i32 i32 i32 i32))))' "$f" >"$TMP/probe.wat"
+        wat2wasm -o "$TMP/probe.wasm" "$TMP/probe.wat" 2>/dev/null || continue
+        "$WEFT" run --invoke x "$TMP/probe.wasm" 2>"$TMP/perr" >/dev/null
+        if grep -q 'unknown import' "$TMP/perr"; then echo "    $f: not registered"; missing=1; fi
+    done
+    if [ "$missing" = 0 ]; then pass=$((pass + 1)); else echo "FAIL help-wasi-registered"; fail=$((fail + 1)); fi
+fi
+
+# ---- never a crash: every prefix of a valid module (prefixes that end on
+# a section boundary are valid modules themselves; none has a _start) ----
+size=$(wc -c <"$M/calc.wasm")
+bad=0
+for n in $(seq 0 $((size - 1))); do
+    head -c "$n" "$M/calc.wasm" >"$TMP/prefix.wasm"
+    "$WEFT" validate "$TMP/prefix.wasm" >"$TMP/pout" 2>"$TMP/perr"
+    rc=$?
+    if ! { [ "$rc" = 1 ] && [ "$(wc -l <"$TMP/perr")" = 1 ]; } &&
+        ! { [ "$rc" = 0 ] && [ "$(cat "$TMP/pout")" = valid ]; }; then
+        echo "    prefix $n: validate exit $rc: $(head -n 2 "$TMP/perr")"; bad=1
+    fi
+    "$WEFT" run "$TMP/prefix.wasm" >/dev/null 2>"$TMP/perr"
+    rc=$?
+    if [ "$rc" != 2 ]; then echo "    prefix $n: run exit $rc"; bad=1; fi
+done
+if [ "$bad" = 0 ]; then pass=$((pass + 1)); else echo "FAIL prefixes"; fail=$((fail + 1)); fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
