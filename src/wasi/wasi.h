@@ -224,6 +224,7 @@ struct weft_wasi {
     uint32_t envc;
     size_t env_bytes;
     wasi_blocker block;     /* wasi_block_default until a scheduler swaps it */
+    void *block_env;        /* for the blocker that swapped it (a process) */
     wasi_binding *bindings; /* 2 * wasi_func_count (preview1, unstable) */
 };
 
