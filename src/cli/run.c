@@ -193,9 +193,10 @@ int cli_run(const cli_run_opts *o) {
     weft_wasi_preopen *pre = calloc(o->ndirs ? o->ndirs : 1, sizeof *pre);
     char **pre_strs = calloc(o->ndirs ? o->ndirs : 1, sizeof *pre_strs);
     const char **env = calloc(o->nenvs ? o->nenvs : 1, sizeof *env);
+    char **env_owned = calloc(o->nenvs ? o->nenvs : 1, sizeof *env_owned);
     const char **argv = calloc((size_t)o->nargs + 1, sizeof *argv);
     weft_val *args = NULL, *results = NULL;
-    if (!pre || !pre_strs || !env || !argv) goto oom;
+    if (!pre || !pre_strs || !env || !env_owned || !argv) goto oom;
 
     /* --dir HOST[::GUEST] */
     for (uint32_t i = 0; i < o->ndirs; i++) {
@@ -225,7 +226,8 @@ int cli_run(const cli_run_opts *o) {
             char *kv = malloc(strlen(o->envs[i]) + strlen(val) + 2);
             if (!kv) goto oom;
             sprintf(kv, "%s=%s", o->envs[i], val);
-            env[nenv++] = kv; /* freed at exit with the process */
+            env_owned[i] = kv;
+            env[nenv++] = kv;
         }
     }
     argv[0] = o->file;
@@ -356,6 +358,9 @@ out:
         for (uint32_t i = 0; i < o->ndirs; i++) free(pre_strs[i]);
     free(pre_strs);
     free(pre);
+    if (env_owned)
+        for (uint32_t i = 0; i < o->nenvs; i++) free(env_owned[i]);
+    free(env_owned);
     free(env);
     free(argv);
     return rc;
