@@ -474,16 +474,23 @@ uint32_t wasi_fd_readdir(wasi_call *c, const weft_val *a) {
         rewinddir(e->dir);
         e->dir_pos = 0;
     }
+    uint32_t used = 0;
+    bool at_end = false;
     while (e->dir_pos < cookie) {
+        long loc = telldir(e->dir);
         errno = 0;
         if (!readdir(e->dir)) {
-            if (errno) r = wasi_errno_from_host(errno);
-            goto unlock;
+            if (errno) {
+                r = wasi_errno_from_host(errno);
+                goto unlock;
+            }
+            seekdir(e->dir, loc); /* stay at the end; dir_pos stays exact */
+            at_end = true;
+            break;
         }
         e->dir_pos++;
     }
-    uint32_t used = 0;
-    while (used < len) {
+    while (!at_end && used < len) {
         long loc = telldir(e->dir);
         errno = 0;
         struct dirent *de = readdir(e->dir);
