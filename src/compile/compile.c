@@ -378,6 +378,13 @@ static void set_unreachable(compiler *c) {
  * Labels
  * ------------------------------------------------------------------------ */
 
+/* Branch targets are stored relative to the word that holds them, so the
+   interpreter needs no code base: ip = &word + (int32_t)word. */
+static void set_target(compiler *c, uint32_t word, uint32_t target) {
+    if (c->oom) return;
+    c->code.data[word] = (uint32_t)((int32_t)target - (int32_t)word);
+}
+
 /* Types a branch to `f` carries (§3.3.8: a loop's label takes its params). */
 static void label_types(const ctl *f, uint32_t *n, const weft_valtype **types) {
     if (f->kind == CTL_LOOP) {
@@ -392,7 +399,8 @@ static void label_types(const ctl *f, uint32_t *n, const weft_valtype **types) {
 /* Emits a code-position word that will hold the address of label `f`. */
 static void emit_target(compiler *c, ctl *f) {
     if (f->kind == CTL_LOOP) {
-        emit(c, f->loop_pos);
+        emit(c, 0);
+        set_target(c, (uint32_t)c->code.len - 1, f->loop_pos);
     } else {
         if (!BASE_VEC_PUSH(f->fixups, (uint32_t)c->code.len)) c->oom = true;
         emit(c, 0);
@@ -478,7 +486,7 @@ static weft_status close_arm(compiler *c) {
 }
 
 static void patch_fixups(compiler *c, ctl *f, uint32_t pos) {
-    for (size_t i = 0; i < f->fixups.len; i++) c->code.data[f->fixups.data[i]] = pos;
+    for (size_t i = 0; i < f->fixups.len; i++) set_target(c, f->fixups.data[i], pos);
     BASE_VEC_FREE(f->fixups);
 }
 
@@ -946,7 +954,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         TRY(close_arm(c));
         emit_op(c, CMP_BR);
         emit_target(c, f);
-        c->code.data[f->else_fix] = (uint32_t)c->code.len;
+        set_target(c, f->else_fix, (uint32_t)c->code.len);
         f->else_fix = UINT32_MAX;
         f->kind = CTL_ELSE;
         f->unreachable = false;
@@ -966,7 +974,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
             if (f->nparams != f->nresults ||
                 (f->nparams && memcmp(f->params, f->results, f->nparams)))
                 return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: if without else must not change the stack");
-            c->code.data[f->else_fix] = (uint32_t)c->code.len;
+            set_target(c, f->else_fix, (uint32_t)c->code.len);
         }
         if (f->kind == CTL_FUNC) {
             if (!f->unreachable) emit_op(c, CMP_RETURN);
@@ -1017,7 +1025,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         if (f->kind != CTL_FUNC && in_place(c, n, dst)) {
             peel_compare(c, cond.slot, true, &pk);
             uint32_t pos = emit_cond_branch(c, &pk, cond.slot, true);
-            if (f->kind == CTL_LOOP) c->code.data[pos] = f->loop_pos;
+            if (f->kind == CTL_LOOP) set_target(c, pos, f->loop_pos);
             else if (!BASE_VEC_PUSH(f->fixups, pos)) c->oom = true;
         } else {
             peel_compare(c, cond.slot, false, &pk);
@@ -1029,7 +1037,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
             }
             uint32_t skip = emit_cond_branch(c, &pk, cond.slot, false);
             emit_branch(c, f, false);
-            c->code.data[skip] = (uint32_t)c->code.len;
+            set_target(c, skip, (uint32_t)c->code.len);
         }
         c->producer_end = UINT32_MAX;
         return WEFT_OK;
@@ -1073,11 +1081,11 @@ static weft_status compile_instr(compiler *c, bool *done) {
             for (uint32_t i = 0; i <= count && !c->oom; i++) {
                 ctl *f = &c->ctls.data[c->ctls.len - 1 - depths[i]];
                 if (f->kind == CTL_LOOP && in_place(c, arity, home(c, f->height))) {
-                    c->code.data[table + i] = f->loop_pos;
+                    set_target(c, table + i, f->loop_pos);
                 } else if (f->kind != CTL_FUNC && in_place(c, arity, home(c, f->height))) {
                     if (!BASE_VEC_PUSH(f->fixups, table + i)) c->oom = true;
                 } else {
-                    c->code.data[table + i] = (uint32_t)c->code.len;
+                    set_target(c, table + i, (uint32_t)c->code.len);
                     emit_branch(c, f, false);
                 }
             }
@@ -1097,7 +1105,11 @@ static weft_status compile_instr(compiler *c, bool *done) {
     case 0x10: /* call */
         READ_U32(&idx);
         if (idx >= c->m->nfuncs) return cmp_fail(c, WEFT_ERR_INVALID, "unknown function %u", idx);
-        TRY(compile_call(c, mod_func_type(c->m, idx), CMP_CALL, idx, 0, NULL));
+        /* Calls within the module skip the host and instance checks. */
+        if (idx >= c->m->nfunc_imports)
+            TRY(compile_call(c, mod_func_type(c->m, idx), CMP_CALL_INTERNAL, idx - c->m->nfunc_imports, 0, NULL));
+        else
+            TRY(compile_call(c, mod_func_type(c->m, idx), CMP_CALL, idx, 0, NULL));
         c->producer_end = UINT32_MAX;
         return WEFT_OK;
     case 0x11: /* call_indirect typeidx tableidx */

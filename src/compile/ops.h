@@ -270,6 +270,7 @@
     X(BR_TABLE, 2)          /* index, n, then n + 1 targets */ \
     X(RETURN, 0) \
     X(CALL, 2)              /* function index, frame base slot */ \
+    X(CALL_INTERNAL, 2)     /* own function index, frame base slot */ \
     X(CALL_INDIRECT, 4)     /* type index, table, index slot, frame base */ \
     X(COPY, 2)              /* dst, src */ \
     X(CONST32, 2)           /* dst, imm */ \

@@ -144,6 +144,20 @@ weft_status exec_run(weft_exec *e, weft_error *err) {
     weft_status st;
     weft_func *callee;
     uint64_t *nfp;
+    const cmp_func *cf;
+    weft_instance *cinst;
+    /* Saved callers: frame is the next free record. */
+    exec_frame *frame = e->frames + e->depth;
+    exec_frame *const frames_base = e->frames;
+    exec_frame *const frames_end = e->frames + e->max_depth;
+    uint64_t *const stack_end = e->stack_end;
+    const cmp_func *const *code_table = (const cmp_func *const *)inst->module->code;
+#define SYNC_DEPTH() (e->depth = (uint32_t)(frame - frames_base))
+#define LOAD_INST()                                                                  \
+    do {                                                                             \
+        LOAD_MEM();                                                                  \
+        code_table = (const cmp_func *const *)inst->module->code;                    \
+    } while (0)
     int wait_result;
 
 /* The attention word, read where execution may stop: taken branches and
@@ -397,30 +411,30 @@ dispatch:
     /* ---- control ---- */
     OP(UNREACHABLE) { TRAP(WEFT_TRAP_UNREACHABLE); }
     /* Every taken branch is a safe point: loops have no other. */
-#define JUMP(target)                                                                 \
+#define JUMP(k)                                                                      \
     do {                                                                             \
-        ip = fn->code + (target);                                                    \
+        ip = ip + (k) + (int32_t)ip[k];                                              \
         if (BASE_UNLIKELY(ATTENTION())) goto attention;                              \
         NEXT();                                                                      \
     } while (0)
-    OP(BR) { JUMP(ip[1]); }
+    OP(BR) { JUMP(1); }
     OP(BR_IF) {
-        if (U32(1)) JUMP(ip[2]);
+        if (U32(1)) JUMP(2);
         ip += 3;
         NEXT();
     }
     OP(BR_UNLESS) {
-        if (!U32(1)) JUMP(ip[2]);
+        if (!U32(1)) JUMP(2);
         ip += 3;
         NEXT();
     }
     OP(BR_TABLE) {
         uint32_t i = U32(1), n = ip[2];
-        JUMP(ip[3 + (i < n ? i : n)]);
+        JUMP(3 + (i < n ? i : n));
     }
 #define BR_CMP(name, type, op)                                                       \
     OP(name) {                                                                       \
-        if (type(1) op type(2)) JUMP(ip[3]);                                         \
+        if (type(1) op type(2)) JUMP(3);                                         \
         ip += 4;                                                                     \
         NEXT();                                                                      \
     }
@@ -435,31 +449,38 @@ dispatch:
     BR_CMP(BR_IF_I64_LE_S, I64, <=) BR_CMP(BR_IF_I64_LE_U, U64, <=)
     BR_CMP(BR_IF_I64_GE_S, I64, >=) BR_CMP(BR_IF_I64_GE_U, U64, >=)
     OP(BR_IF_I32_EQZ) {
-        if (!U32(1)) JUMP(ip[2]);
+        if (!U32(1)) JUMP(2);
         ip += 3;
         NEXT();
     }
     OP(BR_IF_I64_EQZ) {
-        if (!U64(1)) JUMP(ip[2]);
+        if (!U64(1)) JUMP(2);
         ip += 3;
         NEXT();
     }
     OP(BR_IF_I64_NEZ) {
-        if (U64(1)) JUMP(ip[2]);
+        if (U64(1)) JUMP(2);
         ip += 3;
         NEXT();
     }
     OP(RETURN) {
-        if (e->depth == 0) goto finished;
-        exec_frame *fr = &e->frames[--e->depth];
-        ip = fr->ret_ip;
-        fp = fr->fp;
-        fn = fr->fn;
-        if (fr->inst != inst) {
-            inst = fr->inst;
-            LOAD_MEM();
+        if (BASE_UNLIKELY(frame == frames_base)) goto finished;
+        frame--;
+        ip = frame->ret_ip;
+        fp = frame->fp;
+        fn = frame->fn;
+        if (frame->inst != inst) {
+            inst = frame->inst;
+            LOAD_INST();
         }
         NEXT();
+    }
+    OP(CALL_INTERNAL) { /* a function of this module: no host, same instance */
+        cf = code_table[ip[1]];
+        nfp = fp + ip[2];
+        ip += 3;
+        cinst = inst;
+        goto enter;
     }
     OP(CALL) {
         callee = inst->funcs[ip[1]];
@@ -732,23 +753,34 @@ do_call: {
         }
         NEXT();
     }
-    const cmp_func *cf = callee->code;
-    if (BASE_UNLIKELY(e->depth >= e->max_depth || nfp + cf->frame_size > e->stack_end)) {
+    cf = callee->code;
+    cinst = callee->inst;
+    goto enter;
+}
+
+enter: {
+    /* cf and cinst: the callee and its instance; ip: the return address. */
+    if (BASE_UNLIKELY(frame >= frames_end || nfp + cf->frame_size > stack_end)) {
         ip -= 1;
         TRAP(WEFT_TRAP_STACK_EXHAUSTED);
     }
-    exec_frame *fr = &e->frames[e->depth++];
-    fr->ret_ip = ip;
-    fr->fp = fp;
-    fr->fn = fn;
-    fr->inst = inst;
+    frame->ret_ip = ip;
+    frame->fp = fp;
+    frame->fn = fn;
+    frame->inst = inst;
+    frame++;
     fp = nfp;
     fn = cf;
-    if (callee->inst != inst) {
-        inst = callee->inst;
-        LOAD_MEM();
+    if (cinst != inst) {
+        inst = cinst;
+        LOAD_INST();
     }
-    memcpy(fp + cf->nparams, cf->init, cf->ninit * sizeof *fp);
+    {
+        /* Declared locals to zero, constants to their slots. */
+        uint64_t *dst = fp + cf->nparams;
+        const uint64_t *src = cf->init;
+        for (uint32_t i = cf->ninit; i > 0; i--) *dst++ = *src++;
+    }
     ip = cf->code;
     /* Function entry is a safe point. */
     if (BASE_UNLIKELY(ATTENTION())) goto attention;
@@ -763,6 +795,7 @@ attention: {
         goto do_trap;
     }
     if (bits & WEFT_ATTN_SUSPEND) {
+        SYNC_DEPTH();
         e->ip = ip;
         e->fp = fp;
         e->fn = fn;
@@ -778,6 +811,7 @@ finished:
     return WEFT_OK;
 
 do_trap:
+    SYNC_DEPTH();
     e->state = EXEC_IDLE;
     return exec_trap(e, trap, trap_msg, fn, inst, ip, err);
 
