@@ -274,18 +274,28 @@ sock_case() {
     mkdir "$T/sandbox" "$T/outside"; printf 'secret' >"$T/outside/secret.txt"
     before=$(listing "$T/outside" "$T")
     cp "$HERE/wasm/sock.wasm" "$T/prog.wasm"
-    port=$((20000 + RANDOM % 20000))
-    (cd "$T" && timeout 60 "$WEFT" run --dir sandbox::/sandbox --listen "127.0.0.1:$port" prog.wasm \
-        </dev/null >"$T/.stdout" 2>"$T/.stderr"; echo $? >"$T/.rc") &
-    local pid=$! i
-    for i in $(seq 1 100); do grep -q '^ready' "$T/.stdout" 2>/dev/null && break; sleep 0.1; done
-    if exec 5<>"/dev/tcp/127.0.0.1/$port"; then
-        printf 'hello socket\n' >&5
-        IFS= read -r -t 10 reply <&5
-        exec 5>&-
-        echo "$reply" >"$T/.reply"
-    fi
-    wait "$pid"
+    local attempt pid i
+    for attempt in 1 2 3 4 5; do # another program may hold a random port
+        port=$((20000 + RANDOM % 20000))
+        rm -f "$T/.rc" "$T/.stdout" "$T/.reply"
+        (cd "$T" && timeout 60 "$WEFT" run --dir sandbox::/sandbox --listen "127.0.0.1:$port" prog.wasm \
+            </dev/null >"$T/.stdout" 2>"$T/.stderr"; echo $? >"$T/.rc") &
+        pid=$!
+        for i in $(seq 1 100); do
+            grep -q '^ready' "$T/.stdout" 2>/dev/null && break
+            [ -f "$T/.rc" ] && break
+            sleep 0.1
+        done
+        if [ -f "$T/.rc" ] && grep -q 'cannot listen' "$T/.stderr"; then wait "$pid"; continue; fi
+        if exec 5<>"/dev/tcp/127.0.0.1/$port"; then
+            printf 'hello socket\n' >&5
+            IFS= read -r -t 10 reply <&5
+            exec 5>&-
+            echo "$reply" >"$T/.reply"
+        fi
+        wait "$pid"
+        break
+    done
     rc=$(cat "$T/.rc" 2>/dev/null || echo none)
     if [ "$(cat "$T/.reply" 2>/dev/null)" != "HELLO SOCKET" ]; then
         echo "FAIL sock: client got '$(cat "$T/.reply" 2>/dev/null)'"
