@@ -25,12 +25,22 @@
 static volatile sig_atomic_t timed_out;
 static pid_t child;
 
+/* The command runs in its own process group so that a timeout or an
+ * interrupt of the runner also ends whatever the command started. */
 static void on_alarm(int sig)
 {
     (void)sig;
     timed_out = 1;
     if (child > 0)
-        kill(child, SIGKILL);
+        kill(-child, SIGKILL);
+}
+
+static void on_interrupt(int sig)
+{
+    if (child > 0)
+        kill(-child, SIGKILL);
+    signal(sig, SIG_DFL);
+    raise(sig);
 }
 
 int main(int argc, char **argv)
@@ -50,6 +60,10 @@ int main(int argc, char **argv)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_alarm;
     sigaction(SIGALRM, &sa, NULL);
+    sa.sa_handler = on_interrupt;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -60,9 +74,11 @@ int main(int argc, char **argv)
         return 2;
     }
     if (child == 0) {
+        setpgid(0, 0);
         execvp(argv[3], argv + 3);
         _exit(127);
     }
+    setpgid(child, child); /* also here, so a timeout can't race the child's own */
     if (timeout > 0) {
         struct itimerval it;
         memset(&it, 0, sizeof it);
