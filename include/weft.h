@@ -422,6 +422,118 @@ WEFT_API weft_status weft_exec_results(weft_exec *exec, weft_val *results,
    execution runs on another thread. The bits are cleared when honoured. */
 WEFT_API void weft_exec_request(weft_exec *exec, uint32_t bits);
 
+/* ------------------------------------------------------------------------
+ * Processes: a WASI command with wasi-threads.
+ * ------------------------------------------------------------------------
+ *
+ * A process runs one WASI command (its `_start`) and the threads it makes
+ * with `wasi.thread-spawn` (the wasi-threads proposal): every thread is a
+ * fresh instance of the same compiled module (never decoded or compiled
+ * again), bound to the same imports — the one shared memory, the same WASI
+ * state — and runs `wasi_thread_start(tid, start_arg)` on an OS thread of
+ * its own, in parallel with the others. The main thread is tid 1; spawned
+ * tids count up from 2 and are never reused.
+ *
+ * One process, one fate. The process ends when
+ *   - the main thread returns from _start (exit code 0; the other threads
+ *     are stopped),
+ *   - any thread calls proc_exit (or proc_raise): that code,
+ *   - any thread traps: reported as "thread N: <trap message>",
+ *   - every live thread waits in memory.atomic.wait without a timeout and
+ *     none is in a host call that can end by itself: nothing can ever wake
+ *     them, which is reported as a deadlock instead of hanging,
+ *   - or the host calls weft_process_stop.
+ * Ending stops every other thread promptly: a thread running wasm is
+ * stopped at its next function entry or loop back-edge, one in a futex wait
+ * is woken, one blocked in a WASI call (fd_read, poll_oneoff, sock_accept,
+ * sleeping) has that call end. weft_process_run returns only when every
+ * thread has ended; the host process itself is never ended.
+ *
+ * The module. A module that imports wasi.thread-spawn must import exactly
+ * one memory, shared and with a maximum, and export
+ * wasi_thread_start (param i32 i32); anything else is refused by
+ * weft_process_new with the reason and the build flags that fix it. The
+ * process creates the imported memory (env.memory for wasi-libc) from the
+ * import's own limits. A module without thread-spawn runs as a
+ * single-threaded process (its memory import, if any, is created the same
+ * way).
+ */
+typedef struct weft_wasi weft_wasi;
+typedef struct weft_process weft_process;
+
+typedef struct weft_process_config {
+    /* Threads alive at once, the main thread included. A thread-spawn past
+       it returns -6 (WASI EAGAIN), and the reason is kept for the report.
+       0 = the default, 128. */
+    uint32_t max_threads;
+} weft_process_config;
+
+typedef enum weft_process_end {
+    WEFT_PROCESS_EXIT = 0,     /* _start returned (code 0), or proc_exit */
+    WEFT_PROCESS_TRAP = 1,     /* thread `tid` trapped; error has it */
+    WEFT_PROCESS_DEADLOCK = 2, /* every thread blocked for good; see
+                                  weft_process_waiter */
+    WEFT_PROCESS_STOPPED = 3,  /* weft_process_stop */
+    WEFT_PROCESS_FAILED = 4,   /* the host failed (out of memory starting
+                                  the main thread, ...); error says why */
+} weft_process_end;
+
+typedef struct weft_process_outcome {
+    weft_process_end end;
+    int32_t exit_code;         /* WEFT_PROCESS_EXIT: the program's code */
+    uint32_t tid;              /* the thread that ended it (exit, trap),
+                                  0 when none did */
+    uint32_t threads;          /* threads that ran, the main one included */
+    weft_error error;          /* TRAP: trap, message and backtrace of
+                                  thread tid; FAILED: why */
+} weft_process_outcome;
+
+/* What one thread of a deadlocked process waits on. */
+typedef struct weft_process_waiter {
+    uint32_t tid;
+    uint32_t width;            /* 4 (wait32) or 8 (wait64) */
+    uint64_t addr;             /* the address in the shared memory */
+    weft_error where;          /* its backtrace (frames[0] is the function
+                                  that waits); the message is not used */
+} weft_process_waiter;
+
+/* Makes a process for `module`, checks it (see above: WEFT_ERR_LINK with
+   the reason and the fix), creates its store, its memory and its main
+   instance (running the module's start function: WEFT_ERR_TRAP if it
+   traps). `module` gets a reference of the process's own; `wasi` is
+   borrowed and must outlive the process, and must not be used by anything
+   else while weft_process_run runs (the process makes its blocking calls
+   interruptible). `config` is copied; NULL means defaults. */
+WEFT_API weft_status weft_process_new(weft_engine *engine, weft_module *module,
+                                      weft_wasi *wasi,
+                                      const weft_process_config *config,
+                                      weft_process **out, weft_error *err);
+/* Runs the program to its end, on OS threads of the process's own (the
+   calling thread only supervises), and fills *out. Returns WEFT_OK when the
+   program ran, whatever its end (see out->end), WEFT_ERR_MISUSE if called
+   twice, WEFT_ERR_NOMEM if not even the main thread could start. */
+WEFT_API weft_status weft_process_run(weft_process *process,
+                                      weft_process_outcome *out);
+/* Ends a running process (WEFT_PROCESS_STOPPED) as promptly as a proc_exit
+   would. Any thread, any time, also before weft_process_run (which then
+   returns at once) and after it (no effect). */
+WEFT_API void weft_process_stop(weft_process *process);
+/* A person's account of the end, as `weft run` prints it: empty for a
+   plain exit, else "thread 2: unreachable" and a backtrace, or the
+   deadlock report, plus a note on why a thread-spawn failed if one did.
+   Borrowed; valid until weft_process_free. Empty before the run ends. */
+WEFT_API const char *weft_process_report(const weft_process *process);
+/* After a deadlock: the threads that wait, by tid; index < count.
+   Borrowed; valid until weft_process_free. */
+WEFT_API uint32_t weft_process_waiter_count(const weft_process *process);
+WEFT_API const weft_process_waiter *weft_process_waiter_get(const weft_process *process,
+                                                            uint32_t index);
+/* Why the last failed thread-spawn failed, or NULL. Borrowed. */
+WEFT_API const char *weft_process_spawn_error(const weft_process *process);
+/* Frees the process: its store, instances, memory and module reference.
+   Not while weft_process_run runs. Accepts NULL. */
+WEFT_API void weft_process_free(weft_process *process);
+
 /* ---- WASI ---- */
 /*
  * WASI preview1 (wasi_snapshot_preview1, and wasi_unstable for programs

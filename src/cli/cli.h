@@ -31,6 +31,7 @@ typedef struct cli_run_opts {
     const char *invoke;     /* export to call instead of _start, or NULL */
     uint64_t max_memory;    /* 0 = no bound */
     uint64_t max_stack;     /* 0 = CLI_DEFAULT_STACK */
+    uint32_t max_threads;   /* wasi-threads alive at once; 0 = default (128) */
     const char *file;
     const char **args;      /* guest arguments after FILE */
     uint32_t nargs;
@@ -38,6 +39,11 @@ typedef struct cli_run_opts {
 
 /* `weft run`: returns the process exit status. */
 int cli_run(const cli_run_opts *opts);
+/* process.c: true for a command that imports its memory or spawns threads;
+   such a command runs as a weft_process (wasi-threads). */
+bool cli_wants_process(const weft_module *module);
+int cli_run_process(const cli_run_opts *opts, weft_engine *engine, weft_module *module,
+                    weft_wasi *wasi);
 /* Prints `error: trap: ...` and the backtrace for err to stderr. */
 void cli_print_trap(const weft_error *err);
 /* Formats a float as Rust's Display does (shortest round-trip digits, no

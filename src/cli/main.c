@@ -39,6 +39,8 @@ static void cli_help(FILE *f) {
         "  --max-memory BYTES     cap every linear memory (memory.grow fails past it)\n"
         "  --max-stack BYTES      wasm operand/frame stack per execution (default 64M);\n"
         "                         exceeding it traps with \"call stack exhausted\"\n"
+        "  --max-threads N        wasi-threads alive at once, the main thread included\n"
+        "                         (default 128); thread-spawn past it returns -EAGAIN\n"
         "  --                     end of options\n"
         "  BYTES may end in K, M or G (powers of 1024).\n"
         "\n"
@@ -49,7 +51,8 @@ static void cli_help(FILE *f) {
         "  134 on a trap, after 'error: trap: MESSAGE' and a backtrace on stderr;\n"
         "  2 when the module cannot be read, decoded, validated or linked, or the arguments\n"
         "    are wrong (the reason is printed);\n"
-        "  1 on any other runtime error.\n"
+        "  1 on any other runtime error, a deadlock between threads included.\n"
+        "With threads (wasi-threads), a trap in thread N prints 'error: thread N: MESSAGE'.\n"
         "Exit status of 'weft validate': 0 valid, 1 not valid (or unreadable), 2 bad arguments.\n"
         "\n",
         CLI_VERSION);
@@ -210,6 +213,16 @@ static int cli_run_main(int argc, char **argv) {
                 cli_usage_error("bad --max-stack '%s': expected a number of bytes (at least 4096)", v);
                 goto out;
             }
+        } else if ((m = cli_opt(argc, argv, &i, "--max-threads", &v))) {
+            if (m < 0) goto missing;
+            char *end;
+            errno = 0;
+            unsigned long n = strtoul(v, &end, 10);
+            if (errno || end == v || *end || n == 0 || n > 100000) {
+                cli_usage_error("bad --max-threads '%s': expected a number from 1 to 100000", v);
+                goto out;
+            }
+            o.max_threads = (uint32_t)n;
         } else {
             cli_usage_error("unknown option '%s' for 'weft run'", a);
             goto out;

@@ -242,6 +242,10 @@ int cli_run(const cli_run_opts *o) {
     weft_status st = weft_module_load_file(engine, o->file, &module, &err);
     if (st != WEFT_OK) {
         fprintf(stderr, "error: %s: %s: %s\n", o->file, weft_status_name(st), err.message);
+        if (strstr(err.message, "shared memory must have maximum"))
+            fprintf(stderr, "note: a wasi-threads program must declare its shared memory's "
+                            "maximum; rebuild with: clang --target=wasm32-wasip1-threads "
+                            "-pthread -Wl,--import-memory,--shared-memory,--max-memory=N\n");
         rc = st == WEFT_ERR_NOMEM ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
         goto out;
     }
@@ -259,6 +263,10 @@ int cli_run(const cli_run_opts *o) {
     if (st != WEFT_OK) {
         fprintf(stderr, "error: %s\n", err.message);
         rc = st == WEFT_ERR_NOMEM ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
+        goto out;
+    }
+    if (!o->invoke && cli_wants_process(module)) {
+        rc = cli_run_process(o, engine, module, wasi);
         goto out;
     }
     store = weft_store_new(engine);

@@ -1,0 +1,77 @@
+/*
+ * block.c — the WASI blocker of a running process.
+ *
+ * Every blocking WASI call (fd_read on a pipe or socket, sock_accept,
+ * sock_recv, poll_oneoff — sleeps included) waits in one place, the
+ * context's blocker (src/wasi/poll.c). While a process runs, its blocker
+ * is this one: the same wait, plus the read end of the process's stop
+ * pipe, which becomes readable when the process ends (and stays so: it is
+ * never drained). A thread blocked in such a call then gets EINTR back at
+ * once, returns to the interpreter, and stops at its next safe point (its
+ * attention word already holds WEFT_ATTN_STOP).
+ *
+ * Host calls that are not routed through the blocker (a write to a full
+ * pipe, a slow disk) are not interrupted; they end by themselves.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../wasi/wasi.h"
+#include "threads.h"
+
+static int thr_block(struct weft_wasi *w, wasi_wait *wait) {
+    thr_process *p = w->block_env;
+    if (wait->nfds == 0 && wait->deadline == 0) {
+        sched_yield();
+        return 0;
+    }
+    struct pollfd small[8];
+    struct pollfd *fds = wait->nfds + 1 <= 8 ? small : calloc(wait->nfds + 1, sizeof *fds);
+    if (!fds) return -ENOMEM;
+    if (wait->nfds) memcpy(fds, wait->fds, wait->nfds * sizeof *fds);
+    fds[wait->nfds].fd = p->stop_pipe[0];
+    fds[wait->nfds].events = POLLIN;
+    int result;
+    for (;;) {
+        struct timespec ts, *tsp = NULL;
+        if (wait->deadline >= 0) {
+            int64_t left = wait->deadline - wasi_now_monotonic();
+            if (left < 0) left = 0;
+            ts.tv_sec = (time_t)(left / 1000000000);
+            ts.tv_nsec = (long)(left % 1000000000);
+            tsp = &ts;
+        }
+        for (size_t i = 0; i <= wait->nfds; i++) fds[i].revents = 0;
+        int n = ppoll(fds, (nfds_t)wait->nfds + 1, tsp, NULL);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            result = -errno;
+            break;
+        }
+        if (fds[wait->nfds].revents) {
+            result = -EINTR; /* the process is ending */
+            break;
+        }
+        if (n == 0 && wait->deadline > 0 && wasi_now_monotonic() < wait->deadline)
+            continue; /* woke early */
+        for (size_t i = 0; i < wait->nfds; i++) wait->fds[i].revents = fds[i].revents;
+        result = n;
+        break;
+    }
+    if (fds != small) free(fds);
+    return result;
+}
+
+void thr_block_install(thr_process *p) {
+    p->wasi->block_env = p;
+    p->wasi->block = thr_block;
+}
+
+void thr_block_remove(thr_process *p) {
+    p->wasi->block = wasi_block_default;
+    p->wasi->block_env = NULL;
+}

@@ -1,0 +1,187 @@
+/*
+ * spawn.c — wasi.thread-spawn, the body of every thread, and the counts
+ * behind deadlock detection.
+ *
+ * A spawn runs on the spawning thread: it reserves a tid and a place under
+ * the thread limit, instantiates the module again (same store, same
+ * imports: the shared memory and the WASI functions; the module is neither
+ * decoded nor compiled again), prepares `wasi_thread_start(tid, arg)` on a
+ * new execution and starts an OS thread for it. The new thread is
+ * published (and so can be stopped) under p->lock, and only when the
+ * process is not ending; an execution's attention word is cleared by
+ * weft_exec_start, so the start happens before publication, never after.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "threads.h"
+
+#define THR_LIVE(c) ((uint32_t)((c) >> 32))
+#define THR_BLOCKED(c) ((uint32_t)(c))
+
+void thr_spawn_failed_locked(thr_process *p, const char *fmt, ...) {
+    char buf[WEFT_ERROR_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    char *s = strdup(buf);
+    if (!s) return; /* keep the older reason */
+    free(p->spawn_error);
+    p->spawn_error = s;
+}
+
+static void thr_check_deadlock(thr_process *p, uint64_t counts) {
+    uint32_t live = THR_LIVE(counts);
+    if (live == 0 || THR_BLOCKED(counts) != live) return;
+    thr_end_locked(p, WEFT_PROCESS_DEADLOCK, 0, 0, NULL);
+}
+
+void thr_count_live_locked(thr_process *p, int dlive) {
+    uint64_t delta = (uint64_t)(int64_t)dlive << 32;
+    uint64_t now = atomic_fetch_add_explicit(&p->counts, delta, memory_order_acq_rel) + delta;
+    if (dlive < 0) thr_check_deadlock(p, now);
+}
+
+void thr_blocked(exec_group *g, weft_exec *e, uint64_t addr, int width) {
+    thr_process *p = (thr_process *)g;
+    thr_thread *t = e->group_member;
+    t->wait_addr = addr;
+    t->wait_width = width;
+    uint64_t now = atomic_fetch_add_explicit(&p->counts, 1, memory_order_acq_rel) + 1;
+    if (THR_LIVE(now) == THR_BLOCKED(now)) {
+        pthread_mutex_lock(&p->lock);
+        /* Re-read under the lock: a spawn cannot be under way (its thread
+           would be running), so the pair is still the same. */
+        thr_check_deadlock(p, atomic_load_explicit(&p->counts, memory_order_acquire));
+        pthread_mutex_unlock(&p->lock);
+    }
+}
+
+void thr_unblocked(exec_group *g, weft_exec *e) {
+    (void)e;
+    thr_process *p = (thr_process *)g;
+    atomic_fetch_sub_explicit(&p->counts, 1, memory_order_acq_rel);
+}
+
+/* The body of every OS thread: run the execution to its end, then tell
+   the process how it ended. */
+static void *thr_thread_main(void *arg) {
+    thr_thread *t = arg;
+    thr_process *p = t->p;
+    weft_status st;
+    do st = weft_exec_run(t->exec, &t->err);
+    while (st == WEFT_SUSPENDED);
+
+    pthread_mutex_lock(&p->lock);
+    t->status = st;
+    bool ending = atomic_load_explicit(&p->ending, memory_order_acquire);
+    if (st == WEFT_OK) {
+        if (t->tid == 1) thr_end_locked(p, WEFT_PROCESS_EXIT, 0, 1, NULL);
+    } else if (st == WEFT_ERR_EXIT) {
+        thr_end_locked(p, WEFT_PROCESS_EXIT, t->err.exit_code, t->tid, NULL);
+    } else if (st == WEFT_ERR_TRAP && t->err.trap == WEFT_TRAP_STOPPED && ending) {
+        /* stopped because the process ends: not an outcome of its own */
+    } else if (st == WEFT_ERR_TRAP) {
+        thr_end_locked(p, WEFT_PROCESS_TRAP, 0, t->tid, &t->err);
+    } else {
+        thr_end_locked(p, WEFT_PROCESS_FAILED, 0, t->tid, &t->err);
+    }
+    t->done = true;
+    thr_count_live_locked(p, -1);
+    pthread_cond_signal(&p->cond);
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+weft_status thr_thread_start_locked(thr_process *p, uint32_t tid, weft_func *func,
+                                    const weft_val *args, size_t nargs, weft_error *err) {
+    thr_thread *t = calloc(1, sizeof *t);
+    weft_exec *e = t ? weft_exec_new(p->store) : NULL;
+    if (!e) {
+        free(t);
+        return base_fail(err, WEFT_ERR_NOMEM, "out of memory making thread %u's execution", tid);
+    }
+    weft_status st = weft_exec_start(e, func, args, nargs);
+    if (st != WEFT_OK) {
+        weft_exec_free(e);
+        free(t);
+        return base_fail(err, st, "cannot start thread %u (%s)", tid, weft_status_name(st));
+    }
+    t->p = p;
+    t->tid = tid;
+    t->exec = e;
+    e->group = &p->group;
+    e->group_member = t;
+    int rc = pthread_create(&t->os, NULL, thr_thread_main, t);
+    if (rc != 0) {
+        weft_exec_free(e);
+        free(t);
+        return base_fail(err, WEFT_ERR_NOMEM, "cannot create an OS thread for thread %u: %s",
+                         tid, strerror(rc));
+    }
+    t->next = p->threads;
+    p->threads = t;
+    p->started++;
+    return WEFT_OK;
+}
+
+/* wasi.thread-spawn(start_arg) -> tid, or -EAGAIN. */
+static int32_t thr_spawn(thr_process *p, int32_t start_arg) {
+    pthread_mutex_lock(&p->lock);
+    if (atomic_load_explicit(&p->ending, memory_order_relaxed)) {
+        pthread_mutex_unlock(&p->lock);
+        return -THR_WASI_EAGAIN;
+    }
+    uint32_t live = THR_LIVE(atomic_load_explicit(&p->counts, memory_order_acquire));
+    if (live >= p->max_threads) {
+        thr_spawn_failed_locked(p,
+                                "thread-spawn returned -EAGAIN: %u threads are alive (the main "
+                                "thread included), the limit (--max-threads %u)",
+                                live, p->max_threads);
+        pthread_mutex_unlock(&p->lock);
+        return -THR_WASI_EAGAIN;
+    }
+    uint32_t tid = p->next_tid++;
+    thr_count_live_locked(p, +1); /* reserve our place under the limit */
+    pthread_mutex_unlock(&p->lock);
+
+    weft_error err;
+    weft_instance *inst = NULL;
+    weft_func *start = NULL;
+    weft_status st = weft_linker_instantiate(p->linker, p->module, &inst, &err);
+    if (st == WEFT_OK) {
+        start = weft_instance_func(inst, "wasi_thread_start");
+        if (!start) st = base_fail(&err, WEFT_ERR_LINK, "no export wasi_thread_start");
+    }
+
+    pthread_mutex_lock(&p->lock);
+    if (st == WEFT_OK && atomic_load_explicit(&p->ending, memory_order_relaxed))
+        st = base_fail(&err, WEFT_ERR_MISUSE, "the process is ending");
+    if (st == WEFT_OK) {
+        weft_val args[2];
+        memset(args, 0, sizeof args);
+        args[0].type = args[1].type = WEFT_I32;
+        args[0].of.i32 = (int32_t)tid;
+        args[1].of.i32 = start_arg;
+        st = thr_thread_start_locked(p, tid, start, args, 2, &err);
+    }
+    if (st != WEFT_OK) {
+        if (!atomic_load_explicit(&p->ending, memory_order_relaxed))
+            thr_spawn_failed_locked(p, "thread-spawn returned -EAGAIN: thread %u: %s", tid,
+                                    err.message);
+        thr_count_live_locked(p, -1);
+        pthread_mutex_unlock(&p->lock);
+        return -THR_WASI_EAGAIN;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return (int32_t)tid;
+}
+
+weft_status thr_spawn_host(weft_caller *caller, void *env, const weft_val *args,
+                           weft_val *results) {
+    (void)caller;
+    results[0].type = WEFT_I32;
+    results[0].of.i32 = thr_spawn(env, args[0].of.i32);
+    return WEFT_OK;
+}

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# Thread scenarios (wasi-threads) against $1/weft: each guest in wasm/ is run
+# and its exit status, stdout, stderr and timing checked.
+#   tests/threads/run.sh BUILD [COUNT]   runs every scenario COUNT times
+#                                        (default 1; stress.sh uses more)
+# Prints one line per failure and "N passed, N failed" last; exits non-zero
+# on any failure. Every run has a timeout, so a hang is a failure, not a
+# hung suite. A ThreadSanitizer report in any run is a failure.
+set -u
+BUILD=${1:-build}
+COUNT=${2:-1}
+cd "$(dirname "$0")/../.."
+WEFT=$BUILD/weft
+W=tests/threads/wasm
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0 fail=0
+declare -A failed_by
+
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# run NAME TIMEOUT ARGS... : runs weft, leaves rc, out, err, ms.
+run() {
+    local name=$1 limit=$2; shift 2
+    local t0; t0=$(now_ms)
+    timeout -k 5 "$limit" "$WEFT" run "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+    rc=$?
+    ms=$(( $(now_ms) - t0 ))
+    out=$(cat "$TMP/out"); err=$(cat "$TMP/err")
+}
+
+# verdict NAME PROBLEM... : counts a pass when no problem was given.
+problems=()
+expect() { problems+=("$1"); }
+verdict() {
+    local name=$1
+    if grep -q "ThreadSanitizer\|AddressSanitizer\|runtime error:" <<<"$err"; then
+        problems+=("sanitizer report")
+    fi
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then problems+=("timed out"); fi
+    if [ ${#problems[@]} -eq 0 ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        failed_by[$name]=$(( ${failed_by[$name]:-0} + 1 ))
+        if [ "${failed_by[$name]}" -le 3 ]; then
+            echo "FAIL $name: ${problems[*]} (exit $rc, ${ms} ms)"
+            printf '%s\n' "$err" | head -n 20 | sed 's/^/  stderr: /'
+            printf '%s\n' "$out" | head -n 5 | sed 's/^/  stdout: /'
+        fi
+    fi
+    problems=()
+}
+
+# simple NAME STDOUT [ARGS...]: exit 0, exactly this stdout, empty stderr.
+simple() {
+    local name=$1 want=$2; shift 2
+    run "$name" 60 "$@" "$W/$name.wasm"
+    [ "$rc" -eq 0 ] || expect "exit $rc, expected 0"
+    [ "$out" = "$want" ] || expect "stdout differs"
+    [ -z "$err" ] || expect "unexpected stderr"
+    verdict "$name"
+}
+
+has() { grep -qF -- "$2" <<<"$1"; }
+
+case_trap() {
+    run trap_in_thread 60 "$W/trap_in_thread.wasm"
+    [ "$rc" -eq 134 ] || expect "exit $rc, expected 134"
+    has "$err" "error: thread 2: unreachable" || expect "no 'thread 2: unreachable'"
+    has "$err" "<crash>" || expect "backtrace lacks crash"
+    has "$err" "<wasi_thread_start>" || expect "backtrace lacks wasi_thread_start"
+    verdict trap_in_thread
+}
+
+case_deadlock() {
+    run deadlock 10 "$W/deadlock.wasm"
+    [ "$rc" -ne 0 ] || expect "exit 0, expected non-zero"
+    [ "$rc" -eq 1 ] || expect "exit $rc, expected 1"
+    [ "$ms" -lt 1000 ] || expect "took ${ms} ms (limit 1000)"
+    has "$err" "error: deadlock: every thread is blocked and nothing can wake them (tids 1, 2)" ||
+        expect "no deadlock line"
+    has "$err" "thread 1 waits on address 0x" || expect "no thread 1 address"
+    has "$err" "thread 2 waits on address 0x" || expect "no thread 2 address"
+    has "$err" "<second>" || expect "no backtrace of thread 2"
+    has "$err" "<_start>" || expect "no backtrace of thread 1"
+    verdict deadlock
+}
+
+case_exit() {
+    # Thread 7 calls proc_exit(7) while the others wait on a futex, sleep
+    # 30 s, read a stdin that stays open and empty for 30 s, spin, and wait
+    # with a 60 s timeout.
+    local t0; t0=$(now_ms)
+    timeout -k 5 20 "$WEFT" run "$W/exit_from_thread.wasm" >"$TMP/out" 2>"$TMP/err" < <(sleep 30)
+    rc=$?
+    local after; after=$(date +%s%N)
+    ms=$(( $(now_ms) - t0 ))
+    out=$(cat "$TMP/out"); err=$(cat "$TMP/err")
+    [ "$rc" -eq 7 ] || expect "exit $rc, expected 7"
+    local at; at=$(sed -n 's/^exit-at \([0-9]*\)$/\1/p' <<<"$err")
+    if [ -n "$at" ]; then
+        latency=$(( (after - at) / 1000000 ))
+        [ "$latency" -lt 100 ] || expect "proc_exit took ${latency} ms to end the program (limit 100)"
+        echo "$latency" >>"$TMP/exit_latency"
+    else
+        expect "no exit-at line"
+    fi
+    verdict exit_from_thread
+}
+
+case_limit() {
+    local want=$'spawned 3\nerror -6\nagain 1'
+    run thread_limit 60 --max-threads 4 "$W/thread_limit.wasm"
+    [ "$rc" -eq 0 ] || expect "exit $rc, expected 0"
+    [ "$out" = "$want" ] || expect "stdout differs"
+    [ -z "$err" ] || expect "a note printed although the program succeeded"
+    verdict thread_limit
+    run thread_limit_fail 60 --max-threads 4 "$W/thread_limit_fail.wasm"
+    [ "$rc" -eq 1 ] || expect "exit $rc, expected 1"
+    [ "$out" = "$want" ] || expect "stdout differs"
+    has "$err" "note: thread-spawn returned -EAGAIN" || expect "the spawn failure was not reported"
+    has "$err" "--max-threads 4" || expect "the limit was not named"
+    verdict thread_limit_fail
+}
+
+case_load() {
+    local name
+    for name in load_own_memory load_unshared load_no_start load_no_max; do
+        run "$name" 10 "$W/$name.wasm"
+        [ "$rc" -eq 2 ] || expect "exit $rc, expected 2"
+        has "$err" "--target=wasm32-wasip1-threads -pthread -Wl,--import-memory,--shared-memory,--max-memory=" ||
+            expect "the fix is not printed"
+        verdict "$name"
+    done
+}
+
+for ((round = 1; round <= COUNT; round++)); do
+    simple mutex_counter "counter 80000"
+    simple condvar $'items 10000\nsum 25005000'
+    simple barrier $'rounds 200\nbad 0'
+    simple join "total 599998"
+    simple timed_wait $'wait32 2\nwait64 2\nwoken 0'
+    simple spin_flag "output 5999994"
+    simple short_lived "threads 1000"
+    case_trap
+    case_deadlock
+    case_exit
+    case_limit
+    case_load
+    if [ "$COUNT" -gt 1 ] && [ $((round % 10)) -eq 0 ]; then
+        echo "round $round/$COUNT: $pass passed, $fail failed"
+    fi
+done
+
+if [ -s "$TMP/exit_latency" ]; then
+    sort -n "$TMP/exit_latency" | awk '{a[NR]=$1} END {printf "proc_exit latency: median %d ms, max %d ms over %d runs\n", a[int((NR+1)/2)], a[NR], NR}'
+fi
+if [ "$fail" -gt 0 ]; then
+    for k in "${!failed_by[@]}"; do echo "  $k failed ${failed_by[$k]} time(s)"; done
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Stress target: every thread scenario N times (default 200), each run under
+# a timeout, so a lost wake-up shows as a failure, never as a hang.
+#   tests/threads/stress.sh [N] [BUILD]     (BUILD defaults to build)
+# CI runs a short count; the acceptance bar is 200/200 for every scenario.
+set -u
+N=${1:-200}
+BUILD=${2:-${BUILD:-build}}
+cd "$(dirname "$0")/../.."
+t0=$(date +%s)
+bash tests/threads/run.sh "$BUILD" "$N"
+rc=$?
+echo "stress: $N rounds in $(( $(date +%s) - t0 )) s"
+exit $rc
