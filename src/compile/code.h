@@ -31,10 +31,11 @@ typedef struct cmp_func {
     uint32_t nresults;
     uint32_t nlocals;     /* params + declared locals */
     uint32_t frame_size;  /* slots used: locals, constants, temps, stack */
-    /* Copied to slots nparams .. on entry: zeros for the declared locals,
-       then the function's constants (ninit words). */
-    uint64_t *init;
-    uint32_t ninit;
+    /* On entry the declared locals (slots nparams .. nlocals) are zeroed
+       and the constants copied to slots const_base .. + nconsts. */
+    uint32_t const_base;
+    uint32_t nconsts;
+    uint64_t *consts;
     /* Where each operation came from: pairs (code word index, module byte
        offset), sorted by code index; one per operation. */
     uint32_t *pcmap;

@@ -24,6 +24,7 @@
 #define T_UNKNOWN 0 /* the bottom type of an unreachable stack */
 #define CMP_MAX_CONSTS 1024 /* constant slots per function; more use CONST ops */
 #define NO_SLOT UINT32_MAX
+#define CONST_MARK 0xC0000000u /* entry slots from here on name constants */
 
 typedef struct centry {
     weft_valtype type;
@@ -54,7 +55,9 @@ typedef struct compiler {
 
     const uint8_t *code_section_end; /* end of the last body */
     BASE_VEC(uint64_t) consts; /* sorted distinct constants of the body */
-    uint32_t nconsts;          /* how many got a slot (at most CMP_MAX_CONSTS) */
+    uint32_t nconsts;          /* how many have markers (at most CMP_MAX_CONSTS) */
+    uint8_t *const_used;       /* per constant: needs a slot */
+    BASE_VEC(uint32_t) const_refs; /* code words holding constant markers */
     uint32_t nlocals;
     weft_valtype *local_types;
     uint32_t ntemps, reserved_temps;
@@ -130,11 +133,21 @@ static void emit_op(compiler *c, uint32_t op) {
     emit(c, op);
 }
 
+/* Emits a source operand: a slot, or a constant's marker to be replaced by
+   the constant's slot once the frame layout is known. */
+static void emit_src(compiler *c, uint32_t slot) {
+    if (slot >= CONST_MARK && slot != NO_SLOT) {
+        if (!BASE_VEC_PUSH(c->const_refs, (uint32_t)c->code.len)) c->oom = true;
+        c->const_used[slot - CONST_MARK] = 1;
+    }
+    emit(c, slot);
+}
+
 static void emit_copy(compiler *c, uint32_t dst, uint32_t src) {
     if (dst == src) return;
     emit_op(c, CMP_COPY);
     emit(c, dst);
-    emit(c, src);
+    emit_src(c, src);
 }
 
 /* Marks the operation just emitted, whose dst word is at `dst_pos`, as a
@@ -194,6 +207,7 @@ static void peel_compare(compiler *c, uint32_t cond_slot, bool when_true, peeled
     pk->b = pk->unary ? 0 : c->code.data[at + 3];
     c->code.len = at;
     c->pcmap.len -= 2; /* the comparison's entry */
+    while (c->const_refs.len && c->const_refs.data[c->const_refs.len - 1] >= at) c->const_refs.len--;
     c->producer_end = UINT32_MAX;
 }
 
@@ -202,11 +216,11 @@ static void peel_compare(compiler *c, uint32_t cond_slot, bool when_true, peeled
 static uint32_t emit_cond_branch(compiler *c, const peeled *pk, uint32_t cond_slot, bool when_true) {
     if (pk->op) {
         emit_op(c, pk->op);
-        emit(c, pk->a);
-        if (!pk->unary) emit(c, pk->b);
+        emit_src(c, pk->a);
+        if (!pk->unary) emit_src(c, pk->b);
     } else {
         emit_op(c, when_true ? CMP_BR_IF : CMP_BR_UNLESS);
-        emit(c, cond_slot);
+        emit_src(c, cond_slot);
     }
     uint32_t pos = (uint32_t)c->code.len;
     emit(c, 0);
@@ -221,9 +235,13 @@ static inline uint32_t home(const compiler *c, size_t index) { return c->base + 
 
 static ctl *top_ctl(compiler *c) { return &c->ctls.data[c->ctls.len - 1]; }
 
-/* Constants live in slots nlocals .. nlocals + nconsts - 1, filled on
-   function entry; operations read them like locals and nothing writes
-   them. Returns the slot of `bits`, or NO_SLOT. */
+/* Constants: a stack entry may name constant k of the body's table by the
+   marker CONST_MARK + k instead of a slot. Operations with an immediate form
+   take the value into the code; any other use gives the constant a slot
+   right after the locals, filled on function entry (emit_src records the
+   word, compile_function assigns the slot). Slots above the stack would not
+   do: a callee's frame starts inside the caller's stack. Returns the marker
+   of `bits`, or NO_SLOT when the table is full. */
 static uint32_t const_slot(const compiler *c, uint64_t bits) {
     size_t lo = 0, hi = c->nconsts;
     while (lo < hi) {
@@ -231,11 +249,12 @@ static uint32_t const_slot(const compiler *c, uint64_t bits) {
         if (c->consts.data[mid] < bits) lo = mid + 1;
         else hi = mid;
     }
-    return lo < c->nconsts && c->consts.data[lo] == bits ? c->nlocals + (uint32_t)lo : NO_SLOT;
+    return lo < c->nconsts && c->consts.data[lo] == bits ? CONST_MARK + (uint32_t)lo : NO_SLOT;
 }
 
 static bool is_const_slot(const compiler *c, uint32_t slot) {
-    return slot >= c->nlocals && slot < c->nlocals + c->nconsts;
+    (void)c;
+    return slot >= CONST_MARK && slot != NO_SLOT;
 }
 
 static void push_at(compiler *c, weft_valtype t, uint32_t slot) {
@@ -332,6 +351,16 @@ static void materialise_local(compiler *c, uint32_t local) {
         if (c->stack.data[i].slot == local) materialise(c, i);
 }
 
+/* True when moving entry i into dst..dst+n-1 could overwrite its source
+   before it is read: a local inside the range, or a constant when the range
+   overlaps the constants' slots (a function's results may). */
+static bool move_clobbers(const compiler *c, size_t i, uint32_t dst, uint32_t n) {
+    uint32_t s = c->stack.data[i].slot;
+    if (s == home(c, i) || s == NO_SLOT) return false;
+    if (is_const_slot(c, s)) return dst < c->nlocals + c->nconsts && dst + n > c->nlocals;
+    return s >= dst && s < dst + n;
+}
+
 /* Moves the top n values to slots dst..dst+n-1 (a label's home slots).
    Sources are home slots at or above their destination, or locals; a local
    inside the destination range is first copied home, so ascending copies
@@ -347,10 +376,8 @@ static void emit_moves(compiler *c, uint32_t n, uint32_t dst, bool consume) {
         c->producer_end = UINT32_MAX;
         return;
     }
-    for (size_t i = first; i < c->stack.len; i++) {
-        uint32_t s = c->stack.data[i].slot;
-        if (s != home(c, i) && s >= dst && s < dst + n) materialise(c, i);
-    }
+    for (size_t i = first; i < c->stack.len; i++)
+        if (move_clobbers(c, i, dst, n)) materialise(c, i);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t s = c->stack.data[first + i].slot;
         if (s != NO_SLOT) emit_copy(c, dst + i, s);
@@ -537,8 +564,8 @@ static weft_status compile_numeric(compiler *c, const numeric_info *ni) {
     emit_op(c, ni->op);
     uint32_t dpos = (uint32_t)c->code.len;
     emit(c, dst);
-    emit(c, a.slot);
-    if (ni->arity == 2) emit(c, b.slot);
+    emit_src(c, a.slot);
+    if (ni->arity == 2) emit_src(c, b.slot);
     mark_producer(c, dpos);
     return WEFT_OK;
 }
@@ -581,15 +608,15 @@ static weft_status compile_memory_op(compiler *c, uint8_t opcode) {
             emit_op(c, ops[i].op);
             uint32_t dpos = (uint32_t)c->code.len;
             emit(c, dst);
-            emit(c, addr.slot);
+            emit_src(c, addr.slot);
             emit(c, offset);
             mark_producer(c, dpos);
         } else {
             TRY(pop(c, ops[i].type, &val));
             TRY(pop(c, WEFT_I32, &addr));
             emit_op(c, ops[i].op);
-            emit(c, addr.slot);
-            emit(c, val.slot);
+            emit_src(c, addr.slot);
+            emit_src(c, val.slot);
             emit(c, offset);
         }
         return WEFT_OK;
@@ -640,7 +667,7 @@ static weft_status compile_call(compiler *c, const mod_functype *ft, uint32_t op
     emit(c, a);
     if (op == CMP_CALL_INDIRECT) {
         emit(c, b);
-        emit(c, index->slot);
+        emit_src(c, index->slot);
     }
     emit(c, frame);
     for (uint32_t i = 0; i < ft->nresults; i++) push(c, ft->results[i]);
@@ -678,9 +705,9 @@ static weft_status compile_misc(compiler *c) {
         TRY(pop(c, WEFT_I32, &d));
         emit_op(c, CMP_MEMORY_INIT);
         emit(c, a);
-        emit(c, d.slot);
-        emit(c, s.slot);
-        emit(c, n.slot);
+        emit_src(c, d.slot);
+        emit_src(c, s.slot);
+        emit_src(c, n.slot);
         return WEFT_OK;
     case 9: /* data.drop */
         READ_U32(&a);
@@ -702,9 +729,9 @@ static weft_status compile_misc(compiler *c) {
         TRY(pop(c, WEFT_I32, &v));
         TRY(pop(c, WEFT_I32, &d));
         emit_op(c, sub == 10 ? CMP_MEMORY_COPY : CMP_MEMORY_FILL);
-        emit(c, d.slot);
-        emit(c, v.slot);
-        emit(c, n.slot);
+        emit_src(c, d.slot);
+        emit_src(c, v.slot);
+        emit_src(c, n.slot);
         return WEFT_OK;
     }
     case 12: /* table.init elemidx tableidx */
@@ -719,9 +746,9 @@ static weft_status compile_misc(compiler *c) {
         emit_op(c, CMP_TABLE_INIT);
         emit(c, b);
         emit(c, a);
-        emit(c, d.slot);
-        emit(c, s.slot);
-        emit(c, n.slot);
+        emit_src(c, d.slot);
+        emit_src(c, s.slot);
+        emit_src(c, n.slot);
         return WEFT_OK;
     case 13: /* elem.drop */
         READ_U32(&a);
@@ -741,9 +768,9 @@ static weft_status compile_misc(compiler *c) {
         emit_op(c, CMP_TABLE_COPY);
         emit(c, a);
         emit(c, b);
-        emit(c, d.slot);
-        emit(c, s.slot);
-        emit(c, n.slot);
+        emit_src(c, d.slot);
+        emit_src(c, s.slot);
+        emit_src(c, n.slot);
         return WEFT_OK;
     case 15: { /* table.grow */
         READ_U32(&a);
@@ -754,8 +781,8 @@ static weft_status compile_misc(compiler *c) {
         emit_op(c, CMP_TABLE_GROW);
         emit(c, dst);
         emit(c, a);
-        emit(c, v.slot);
-        emit(c, n.slot);
+        emit_src(c, v.slot);
+        emit_src(c, n.slot);
         return WEFT_OK;
     }
     case 16: { /* table.size */
@@ -775,9 +802,9 @@ static weft_status compile_misc(compiler *c) {
         TRY(pop(c, WEFT_I32, &d));
         emit_op(c, CMP_TABLE_FILL);
         emit(c, a);
-        emit(c, d.slot);
-        emit(c, v.slot);
-        emit(c, n.slot);
+        emit_src(c, d.slot);
+        emit_src(c, v.slot);
+        emit_src(c, n.slot);
         return WEFT_OK;
     default:
         return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0xfc %u", sub);
@@ -844,8 +871,8 @@ static weft_status compile_atomic(compiler *c) {
         dst = push(c, WEFT_I32);
         emit_op(c, op);
         emit(c, dst);
-        emit(c, addr.slot);
-        emit(c, a.slot);
+        emit_src(c, addr.slot);
+        emit_src(c, a.slot);
         emit(c, offset);
         return WEFT_OK;
     case CMP_ATOMIC_WAIT32:
@@ -856,9 +883,9 @@ static weft_status compile_atomic(compiler *c) {
         dst = push(c, WEFT_I32);
         emit_op(c, op);
         emit(c, dst);
-        emit(c, addr.slot);
-        emit(c, a.slot);
-        emit(c, t.slot);
+        emit_src(c, addr.slot);
+        emit_src(c, a.slot);
+        emit_src(c, t.slot);
         emit(c, offset);
         return WEFT_OK;
     default:
@@ -869,14 +896,14 @@ static weft_status compile_atomic(compiler *c) {
         dst = push(c, type);
         emit_op(c, op);
         emit(c, dst);
-        emit(c, addr.slot);
+        emit_src(c, addr.slot);
         emit(c, offset);
     } else if (sub <= 0x1D) { /* stores */
         TRY(pop(c, type, &a));
         TRY(pop(c, WEFT_I32, &addr));
         emit_op(c, op);
-        emit(c, addr.slot);
-        emit(c, a.slot);
+        emit_src(c, addr.slot);
+        emit_src(c, a.slot);
         emit(c, offset);
     } else if (sub < 0x48) { /* read-modify-write */
         TRY(pop(c, type, &a));
@@ -884,8 +911,8 @@ static weft_status compile_atomic(compiler *c) {
         dst = push(c, type);
         emit_op(c, op);
         emit(c, dst);
-        emit(c, addr.slot);
-        emit(c, a.slot);
+        emit_src(c, addr.slot);
+        emit_src(c, a.slot);
         emit(c, offset);
     } else { /* compare-exchange */
         TRY(pop(c, type, &b));
@@ -894,9 +921,9 @@ static weft_status compile_atomic(compiler *c) {
         dst = push(c, type);
         emit_op(c, op);
         emit(c, dst);
-        emit(c, addr.slot);
-        emit(c, a.slot);
-        emit(c, b.slot);
+        emit_src(c, addr.slot);
+        emit_src(c, a.slot);
+        emit_src(c, b.slot);
         emit(c, offset);
     }
     return WEFT_OK;
@@ -1031,10 +1058,8 @@ static weft_status compile_instr(compiler *c, bool *done) {
             peel_compare(c, cond.slot, false, &pk);
             /* Values must move, but only when the branch is taken. */
             size_t first = c->stack.len - n;
-            for (size_t i = first; i < c->stack.len; i++) {
-                uint32_t s = c->stack.data[i].slot;
-                if (s != home(c, i) && s >= dst && s < dst + n) materialise(c, i);
-            }
+            for (size_t i = first; i < c->stack.len; i++)
+                if (move_clobbers(c, i, dst, n)) materialise(c, i);
             uint32_t skip = emit_cond_branch(c, &pk, cond.slot, false);
             emit_branch(c, f, false);
             set_target(c, skip, (uint32_t)c->code.len);
@@ -1073,7 +1098,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         if (st == WEFT_OK && !top_ctl(c)->unreachable) {
             materialise_from(c, c->stack.len >= arity ? c->stack.len - arity : 0);
             emit_op(c, CMP_BR_TABLE);
-            emit(c, cond.slot);
+            emit_src(c, cond.slot);
             emit(c, count);
             uint32_t table = (uint32_t)c->code.len;
             for (uint32_t i = 0; i <= count; i++) emit(c, 0);
@@ -1151,9 +1176,9 @@ static weft_status compile_instr(compiler *c, bool *done) {
         emit_op(c, CMP_SELECT);
         uint32_t dpos = (uint32_t)c->code.len;
         emit(c, dst);
-        emit(c, cond.slot);
-        emit(c, a.slot);
-        emit(c, b.slot);
+        emit_src(c, cond.slot);
+        emit_src(c, a.slot);
+        emit_src(c, b.slot);
         mark_producer(c, dpos);
         return WEFT_OK;
     }
@@ -1186,7 +1211,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         TRY(pop(c, c->m->global_types[idx].type, &a));
         emit_op(c, CMP_GLOBAL_SET);
         emit(c, idx);
-        emit(c, a.slot);
+        emit_src(c, a.slot);
         return WEFT_OK;
     case 0x25: { /* table.get */
         READ_U32(&idx);
@@ -1196,7 +1221,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         emit_op(c, CMP_TABLE_GET);
         emit(c, dst);
         emit(c, idx);
-        emit(c, a.slot);
+        emit_src(c, a.slot);
         return WEFT_OK;
     }
     case 0x26: /* table.set */
@@ -1206,8 +1231,8 @@ static weft_status compile_instr(compiler *c, bool *done) {
         TRY(pop(c, WEFT_I32, &a));
         emit_op(c, CMP_TABLE_SET);
         emit(c, idx);
-        emit(c, a.slot);
-        emit(c, b.slot);
+        emit_src(c, a.slot);
+        emit_src(c, b.slot);
         return WEFT_OK;
     case 0x3F: /* memory.size 0x00 */
     case 0x40: { /* memory.grow 0x00 */
@@ -1219,7 +1244,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         uint32_t dst = push(c, WEFT_I32);
         emit_op(c, opcode == 0x3F ? CMP_MEMORY_SIZE : CMP_MEMORY_GROW);
         emit(c, dst);
-        if (opcode == 0x40) emit(c, a.slot);
+        if (opcode == 0x40) emit_src(c, a.slot);
         return WEFT_OK;
     }
     case 0x41: { /* i32.const */
@@ -1307,7 +1332,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         uint32_t dst = push(c, WEFT_I32);
         emit_op(c, CMP_REF_IS_NULL);
         emit(c, dst);
-        emit(c, a.slot);
+        emit_src(c, a.slot);
         return WEFT_OK;
     }
     case 0xD2: { /* ref.func x (§3.3.2: x must be in C.refs) */
@@ -1469,6 +1494,8 @@ static weft_status compile_body(compiler *c, const mod_func *fn) {
     c->r.why = NULL;
     c->ntemps = 0;
     c->base = c->nlocals + c->nconsts + c->reserved_temps;
+    c->const_refs.len = 0;
+    if (c->nconsts) memset(c->const_used, 0, c->nconsts);
     c->max_height = 0;
     c->producer_end = UINT32_MAX;
     c->oom = false;
@@ -1525,6 +1552,13 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
         if (n == 0 || c->consts.data[n - 1] != c->consts.data[i]) c->consts.data[n++] = c->consts.data[i];
     c->consts.len = n;
     c->nconsts = n > CMP_MAX_CONSTS ? CMP_MAX_CONSTS : (uint32_t)n;
+    free(c->const_used);
+    c->const_used = calloc(c->nconsts + 1, 1);
+    if (!c->const_used) {
+        free(c->local_types);
+        c->local_types = NULL;
+        return cmp_oom(c);
+    }
 
     c->reserved_temps = 0;
     for (;;) {
@@ -1557,19 +1591,33 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
     cf->nparams = c->type->nparams;
     cf->nresults = c->type->nresults;
     cf->nlocals = c->nlocals;
-    cf->frame_size = c->base + c->max_height;
-    /* Entry image of slots nparams .. nlocals + nconsts: zeroed locals,
-       then the constants. */
-    cf->ninit = c->nlocals - c->type->nparams + c->nconsts;
-    cf->init = calloc(cf->ninit ? cf->ninit : 1, sizeof(uint64_t));
-    if (!cf->init) {
+    /* Constants that need slots take the first slots after the locals, in
+       table order; patch every word that named one. (Room for all of them
+       was kept below the temps and stack; the rest of it goes unused.) */
+    uint32_t const_base = c->nlocals, nused = 0;
+    uint32_t *remap = malloc((c->nconsts + 1) * sizeof *remap);
+    cf->consts = malloc((c->nconsts + 1) * sizeof(uint64_t));
+    if (!remap || !cf->consts) {
+        free(remap);
+        free(cf->consts);
         free(cf->code);
         free(cf->pcmap);
         free(cf);
         return cmp_oom(c);
     }
-    memcpy(cf->init + (c->nlocals - c->type->nparams), c->consts.data, c->nconsts * sizeof(uint64_t));
-    if (cf->frame_size < cf->nresults) cf->frame_size = cf->nresults;
+    for (uint32_t k = 0; k < c->nconsts; k++)
+        if (c->const_used[k]) {
+            remap[k] = const_base + nused;
+            cf->consts[nused++] = c->consts.data[k];
+        }
+    for (size_t i = 0; i < c->const_refs.len; i++) {
+        uint32_t *w = &cf->code[c->const_refs.data[i]];
+        *w = remap[*w - CONST_MARK];
+    }
+    free(remap);
+    cf->const_base = const_base;
+    cf->nconsts = nused;
+    cf->frame_size = c->base + c->max_height;
     *out = cf;
     return WEFT_OK;
 }
@@ -1600,6 +1648,8 @@ weft_status cmp_compile_module(mod_module *m, weft_error *err) {
     BASE_VEC_FREE(c.code);
     BASE_VEC_FREE(c.pcmap);
     BASE_VEC_FREE(c.consts);
+    BASE_VEC_FREE(c.const_refs);
+    free(c.const_used);
     if (st != WEFT_OK) cmp_free_module_code(m);
     return st;
 }
@@ -1611,7 +1661,7 @@ void cmp_free_module_code(mod_module *m) {
         if (!m->code[i]) continue;
         free(m->code[i]->code);
         free(m->code[i]->pcmap);
-        free(m->code[i]->init);
+        free(m->code[i]->consts);
         free(m->code[i]);
     }
     free(m->code);

@@ -123,7 +123,8 @@ weft_status weft_exec_start(weft_exec *e, weft_func *func, const weft_val *args,
     atomic_store_explicit(&e->attention, 0, memory_order_relaxed);
     if (func->code) {
         const cmp_func *cf = func->code;
-        memcpy(e->stack + cf->nparams, cf->init, cf->ninit * sizeof(uint64_t));
+        memset(e->stack + cf->nparams, 0, (cf->nlocals - cf->nparams) * sizeof(uint64_t));
+        memcpy(e->stack + cf->const_base, cf->consts, cf->nconsts * sizeof(uint64_t));
         e->ip = cf->code;
         e->fp = e->stack;
         e->fn = cf;

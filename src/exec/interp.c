@@ -777,9 +777,10 @@ enter: {
     }
     {
         /* Declared locals to zero, constants to their slots. */
-        uint64_t *dst = fp + cf->nparams;
-        const uint64_t *src = cf->init;
-        for (uint32_t i = cf->ninit; i > 0; i--) *dst++ = *src++;
+        uint64_t *p = fp + cf->nparams, *end = fp + cf->nlocals;
+        while (p < end) *p++ = 0;
+        const uint64_t *k = cf->consts;
+        for (end = p + cf->nconsts; p < end;) *p++ = *k++;
     }
     ip = cf->code;
     /* Function entry is a safe point. */
