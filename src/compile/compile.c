@@ -163,6 +163,7 @@ typedef struct peeled {
     uint32_t op;     /* fused BR_IF_* operation, or 0 */
     uint32_t a, b;   /* its operands (b unused by the eqz forms) */
     bool unary;
+    bool imm;        /* b is an immediate, not a slot */
 } peeled;
 
 /* Fused branch operations: for each comparison, the branch taken when it
@@ -180,6 +181,26 @@ static void fused_for(uint32_t cmp, uint32_t *if_true, uint32_t *if_false) {
         {CMP_I64_LE_S, CMP_BR_IF_I64_LE_S, CMP_BR_IF_I64_GT_S}, {CMP_I64_LE_U, CMP_BR_IF_I64_LE_U, CMP_BR_IF_I64_GT_U},
         {CMP_I64_GE_S, CMP_BR_IF_I64_GE_S, CMP_BR_IF_I64_LT_S}, {CMP_I64_GE_U, CMP_BR_IF_I64_GE_U, CMP_BR_IF_I64_LT_U},
         {CMP_I32_EQZ, CMP_BR_IF_I32_EQZ, CMP_BR_IF}, {CMP_I64_EQZ, CMP_BR_IF_I64_EQZ, CMP_BR_IF_I64_NEZ},
+        {CMP_I32_EQ_IMM, CMP_BR_IF_I32_EQ_IMM, CMP_BR_IF_I32_NE_IMM},
+        {CMP_I32_NE_IMM, CMP_BR_IF_I32_NE_IMM, CMP_BR_IF_I32_EQ_IMM},
+        {CMP_I32_LT_S_IMM, CMP_BR_IF_I32_LT_S_IMM, CMP_BR_IF_I32_GE_S_IMM},
+        {CMP_I32_LT_U_IMM, CMP_BR_IF_I32_LT_U_IMM, CMP_BR_IF_I32_GE_U_IMM},
+        {CMP_I32_GT_S_IMM, CMP_BR_IF_I32_GT_S_IMM, CMP_BR_IF_I32_LE_S_IMM},
+        {CMP_I32_GT_U_IMM, CMP_BR_IF_I32_GT_U_IMM, CMP_BR_IF_I32_LE_U_IMM},
+        {CMP_I32_LE_S_IMM, CMP_BR_IF_I32_LE_S_IMM, CMP_BR_IF_I32_GT_S_IMM},
+        {CMP_I32_LE_U_IMM, CMP_BR_IF_I32_LE_U_IMM, CMP_BR_IF_I32_GT_U_IMM},
+        {CMP_I32_GE_S_IMM, CMP_BR_IF_I32_GE_S_IMM, CMP_BR_IF_I32_LT_S_IMM},
+        {CMP_I32_GE_U_IMM, CMP_BR_IF_I32_GE_U_IMM, CMP_BR_IF_I32_LT_U_IMM},
+        {CMP_I64_EQ_IMM, CMP_BR_IF_I64_EQ_IMM, CMP_BR_IF_I64_NE_IMM},
+        {CMP_I64_NE_IMM, CMP_BR_IF_I64_NE_IMM, CMP_BR_IF_I64_EQ_IMM},
+        {CMP_I64_LT_S_IMM, CMP_BR_IF_I64_LT_S_IMM, CMP_BR_IF_I64_GE_S_IMM},
+        {CMP_I64_LT_U_IMM, CMP_BR_IF_I64_LT_U_IMM, CMP_BR_IF_I64_GE_U_IMM},
+        {CMP_I64_GT_S_IMM, CMP_BR_IF_I64_GT_S_IMM, CMP_BR_IF_I64_LE_S_IMM},
+        {CMP_I64_GT_U_IMM, CMP_BR_IF_I64_GT_U_IMM, CMP_BR_IF_I64_LE_U_IMM},
+        {CMP_I64_LE_S_IMM, CMP_BR_IF_I64_LE_S_IMM, CMP_BR_IF_I64_GT_S_IMM},
+        {CMP_I64_LE_U_IMM, CMP_BR_IF_I64_LE_U_IMM, CMP_BR_IF_I64_GT_U_IMM},
+        {CMP_I64_GE_S_IMM, CMP_BR_IF_I64_GE_S_IMM, CMP_BR_IF_I64_LT_S_IMM},
+        {CMP_I64_GE_U_IMM, CMP_BR_IF_I64_GE_U_IMM, CMP_BR_IF_I64_LT_U_IMM},
     };
     *if_true = *if_false = 0;
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
@@ -203,6 +224,7 @@ static void peel_compare(compiler *c, uint32_t cond_slot, bool when_true, peeled
     if (!t) return;
     pk->op = when_true ? t : f;
     pk->unary = cmp == CMP_I32_EQZ || cmp == CMP_I64_EQZ;
+    pk->imm = cmp >= CMP_I32_ADD_IMM; /* the _IMM operations come last */
     pk->a = c->code.data[at + 2];
     pk->b = pk->unary ? 0 : c->code.data[at + 3];
     c->code.len = at;
@@ -217,7 +239,8 @@ static uint32_t emit_cond_branch(compiler *c, const peeled *pk, uint32_t cond_sl
     if (pk->op) {
         emit_op(c, pk->op);
         emit_src(c, pk->a);
-        if (!pk->unary) emit_src(c, pk->b);
+        if (pk->imm) emit(c, pk->b);
+        else if (!pk->unary) emit_src(c, pk->b);
     } else {
         emit_op(c, when_true ? CMP_BR_IF : CMP_BR_UNLESS);
         emit_src(c, cond_slot);
@@ -556,10 +579,115 @@ static const numeric_info *numeric_lookup(uint32_t opcode) {
     return &numeric_table[opcode];
 }
 
+/* The immediate form of each binary operation that has one. */
+static const uint16_t imm_form[CMP_OP_COUNT] = {
+    [CMP_I32_ADD] = CMP_I32_ADD_IMM,
+    [CMP_I32_SUB] = CMP_I32_SUB_IMM,
+    [CMP_I32_MUL] = CMP_I32_MUL_IMM,
+    [CMP_I32_AND] = CMP_I32_AND_IMM,
+    [CMP_I32_OR] = CMP_I32_OR_IMM,
+    [CMP_I32_XOR] = CMP_I32_XOR_IMM,
+    [CMP_I32_SHL] = CMP_I32_SHL_IMM,
+    [CMP_I32_SHR_S] = CMP_I32_SHR_S_IMM,
+    [CMP_I32_SHR_U] = CMP_I32_SHR_U_IMM,
+    [CMP_I32_EQ] = CMP_I32_EQ_IMM,
+    [CMP_I32_NE] = CMP_I32_NE_IMM,
+    [CMP_I32_LT_S] = CMP_I32_LT_S_IMM,
+    [CMP_I32_LT_U] = CMP_I32_LT_U_IMM,
+    [CMP_I32_GT_S] = CMP_I32_GT_S_IMM,
+    [CMP_I32_GT_U] = CMP_I32_GT_U_IMM,
+    [CMP_I32_LE_S] = CMP_I32_LE_S_IMM,
+    [CMP_I32_LE_U] = CMP_I32_LE_U_IMM,
+    [CMP_I32_GE_S] = CMP_I32_GE_S_IMM,
+    [CMP_I32_GE_U] = CMP_I32_GE_U_IMM,
+    [CMP_I64_ADD] = CMP_I64_ADD_IMM,
+    [CMP_I64_SUB] = CMP_I64_SUB_IMM,
+    [CMP_I64_MUL] = CMP_I64_MUL_IMM,
+    [CMP_I64_AND] = CMP_I64_AND_IMM,
+    [CMP_I64_OR] = CMP_I64_OR_IMM,
+    [CMP_I64_XOR] = CMP_I64_XOR_IMM,
+    [CMP_I64_SHL] = CMP_I64_SHL_IMM,
+    [CMP_I64_SHR_S] = CMP_I64_SHR_S_IMM,
+    [CMP_I64_SHR_U] = CMP_I64_SHR_U_IMM,
+    [CMP_I64_EQ] = CMP_I64_EQ_IMM,
+    [CMP_I64_NE] = CMP_I64_NE_IMM,
+    [CMP_I64_LT_S] = CMP_I64_LT_S_IMM,
+    [CMP_I64_LT_U] = CMP_I64_LT_U_IMM,
+    [CMP_I64_GT_S] = CMP_I64_GT_S_IMM,
+    [CMP_I64_GT_U] = CMP_I64_GT_U_IMM,
+    [CMP_I64_LE_S] = CMP_I64_LE_S_IMM,
+    [CMP_I64_LE_U] = CMP_I64_LE_U_IMM,
+    [CMP_I64_GE_S] = CMP_I64_GE_S_IMM,
+    [CMP_I64_GE_U] = CMP_I64_GE_U_IMM,
+};
+
+/* For a constant first operand: the operation with operands swapped that
+   computes the same (k < x is x > k), for those where one exists. */
+static const uint16_t swapped_form[CMP_OP_COUNT] = {
+    [CMP_I32_LT_S] = CMP_I32_GT_S,
+    [CMP_I32_GT_S] = CMP_I32_LT_S,
+    [CMP_I32_LE_S] = CMP_I32_GE_S,
+    [CMP_I32_GE_S] = CMP_I32_LE_S,
+    [CMP_I32_LT_U] = CMP_I32_GT_U,
+    [CMP_I32_GT_U] = CMP_I32_LT_U,
+    [CMP_I32_LE_U] = CMP_I32_GE_U,
+    [CMP_I32_GE_U] = CMP_I32_LE_U,
+    [CMP_I32_EQ] = CMP_I32_EQ,
+    [CMP_I32_NE] = CMP_I32_NE,
+    [CMP_I32_ADD] = CMP_I32_ADD,
+    [CMP_I32_MUL] = CMP_I32_MUL,
+    [CMP_I32_AND] = CMP_I32_AND,
+    [CMP_I32_OR] = CMP_I32_OR,
+    [CMP_I32_XOR] = CMP_I32_XOR,
+    [CMP_I64_LT_S] = CMP_I64_GT_S,
+    [CMP_I64_GT_S] = CMP_I64_LT_S,
+    [CMP_I64_LE_S] = CMP_I64_GE_S,
+    [CMP_I64_GE_S] = CMP_I64_LE_S,
+    [CMP_I64_LT_U] = CMP_I64_GT_U,
+    [CMP_I64_GT_U] = CMP_I64_LT_U,
+    [CMP_I64_LE_U] = CMP_I64_GE_U,
+    [CMP_I64_GE_U] = CMP_I64_LE_U,
+    [CMP_I64_EQ] = CMP_I64_EQ,
+    [CMP_I64_NE] = CMP_I64_NE,
+    [CMP_I64_ADD] = CMP_I64_ADD,
+    [CMP_I64_MUL] = CMP_I64_MUL,
+    [CMP_I64_AND] = CMP_I64_AND,
+    [CMP_I64_OR] = CMP_I64_OR,
+    [CMP_I64_XOR] = CMP_I64_XOR,
+};
+
+/* If b is a constant that fits the immediate form of `op` (an i64 one must
+   be a sign-extended 32-bit value), returns that form, else 0. */
+static uint32_t imm_candidate(const compiler *c, uint32_t op, uint32_t b_slot, bool wide) {
+    if (!imm_form[op] || !is_const_slot(c, b_slot)) return 0;
+    uint64_t v = c->consts.data[b_slot - CONST_MARK];
+    if (wide && (int64_t)v != (int64_t)(int32_t)v) return 0;
+    return imm_form[op];
+}
+
 static weft_status compile_numeric(compiler *c, const numeric_info *ni) {
     centry a, b = {0, 0};
     if (ni->arity == 2) TRY(pop(c, ni->at, &b));
     TRY(pop(c, ni->at, &a));
+    if (ni->arity == 2) {
+        bool wide = ni->at == WEFT_I64;
+        uint32_t op = ni->op, imm = imm_candidate(c, op, b.slot, wide);
+        if (!imm && swapped_form[op] && (imm = imm_candidate(c, swapped_form[op], a.slot, wide))) {
+            centry t = a;
+            a = b;
+            b = t;
+        }
+        if (imm) {
+            uint32_t dst = push(c, ni->rt);
+            emit_op(c, imm);
+            uint32_t dpos = (uint32_t)c->code.len;
+            emit(c, dst);
+            emit_src(c, a.slot);
+            emit(c, (uint32_t)c->consts.data[b.slot - CONST_MARK]);
+            mark_producer(c, dpos);
+            return WEFT_OK;
+        }
+    }
     uint32_t dst = push(c, ni->rt);
     emit_op(c, ni->op);
     uint32_t dpos = (uint32_t)c->code.len;
@@ -1684,7 +1812,9 @@ const char *cmp_op_name(uint32_t op) {
 #define CMP_X_NUM(name, code, arity, rt, at) #name,
 #define CMP_X_OTHER(name, n) #name,
 #define CMP_X_FUSED(name, cmp, n) #name,
-        CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED)
+#define CMP_X_IMM(name, base) #name,
+        CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED) CMP_IMM_OPS(CMP_X_IMM)
+#undef CMP_X_IMM
 #undef CMP_X_FUSED
 #undef CMP_X_NUM
 #undef CMP_X_OTHER

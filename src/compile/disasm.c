@@ -11,7 +11,9 @@ static uint32_t operand_count(uint32_t op) {
 #define CMP_X_NUM(name, code, arity, rt, at) [CMP_##name] = arity + 1,
 #define CMP_X_OTHER(name, n) [CMP_##name] = n,
 #define CMP_X_FUSED(name, cmp, n) [CMP_##name] = n,
-        CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED)
+#define CMP_X_IMM(name, base) [CMP_##name] = 3,
+        CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED) CMP_IMM_OPS(CMP_X_IMM)
+#undef CMP_X_IMM
 #undef CMP_X_FUSED
 #undef CMP_X_NUM
 #undef CMP_X_OTHER

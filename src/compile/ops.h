@@ -243,9 +243,53 @@
     X(0x4D, 2, WEFT_I64, ATOMIC_CMPXCHG16) \
     X(0x4E, 4, WEFT_I64, ATOMIC_CMPXCHG32)
 
+/* Binary operations whose second operand is a constant carried in the
+   code (operands dst, a, imm; i64 immediates are sign-extended 32-bit):
+   X(NAME, the operation it specialises). */
+#define CMP_IMM_OPS(X) \
+    X(I32_ADD_IMM, I32_ADD) \
+    X(I32_SUB_IMM, I32_SUB) \
+    X(I32_MUL_IMM, I32_MUL) \
+    X(I32_AND_IMM, I32_AND) \
+    X(I32_OR_IMM, I32_OR) \
+    X(I32_XOR_IMM, I32_XOR) \
+    X(I32_SHL_IMM, I32_SHL) \
+    X(I32_SHR_S_IMM, I32_SHR_S) \
+    X(I32_SHR_U_IMM, I32_SHR_U) \
+    X(I32_EQ_IMM, I32_EQ) \
+    X(I32_NE_IMM, I32_NE) \
+    X(I32_LT_S_IMM, I32_LT_S) \
+    X(I32_LT_U_IMM, I32_LT_U) \
+    X(I32_GT_S_IMM, I32_GT_S) \
+    X(I32_GT_U_IMM, I32_GT_U) \
+    X(I32_LE_S_IMM, I32_LE_S) \
+    X(I32_LE_U_IMM, I32_LE_U) \
+    X(I32_GE_S_IMM, I32_GE_S) \
+    X(I32_GE_U_IMM, I32_GE_U) \
+    X(I64_ADD_IMM, I64_ADD) \
+    X(I64_SUB_IMM, I64_SUB) \
+    X(I64_MUL_IMM, I64_MUL) \
+    X(I64_AND_IMM, I64_AND) \
+    X(I64_OR_IMM, I64_OR) \
+    X(I64_XOR_IMM, I64_XOR) \
+    X(I64_SHL_IMM, I64_SHL) \
+    X(I64_SHR_S_IMM, I64_SHR_S) \
+    X(I64_SHR_U_IMM, I64_SHR_U) \
+    X(I64_EQ_IMM, I64_EQ) \
+    X(I64_NE_IMM, I64_NE) \
+    X(I64_LT_S_IMM, I64_LT_S) \
+    X(I64_LT_U_IMM, I64_LT_U) \
+    X(I64_GT_S_IMM, I64_GT_S) \
+    X(I64_GT_U_IMM, I64_GT_U) \
+    X(I64_LE_S_IMM, I64_LE_S) \
+    X(I64_LE_U_IMM, I64_LE_U) \
+    X(I64_GE_S_IMM, I64_GE_S) \
+    X(I64_GE_U_IMM, I64_GE_U)
+
 /* Compare-and-branch: a comparison whose only use is the condition of the
    next branch becomes one operation, X(NAME, compare op, operands):
-   operands are (a, b, target) or (a, target) for the eqz forms. */
+   operands are (a, b, target), (a, imm, target) for the _IMM forms, or
+   (a, target) for the eqz forms. */
 #define CMP_FUSED_BRANCH_OPS(X) \
     X(BR_IF_I32_EQ, I32_EQ, 3) X(BR_IF_I32_NE, I32_NE, 3) \
     X(BR_IF_I32_LT_S, I32_LT_S, 3) X(BR_IF_I32_LT_U, I32_LT_U, 3) \
@@ -258,7 +302,27 @@
     X(BR_IF_I64_LE_S, I64_LE_S, 3) X(BR_IF_I64_LE_U, I64_LE_U, 3) \
     X(BR_IF_I64_GE_S, I64_GE_S, 3) X(BR_IF_I64_GE_U, I64_GE_U, 3) \
     X(BR_IF_I32_EQZ, I32_EQZ, 2) X(BR_IF_I64_EQZ, I64_EQZ, 2) \
-    X(BR_IF_I64_NEZ, I64_EQZ, 2)
+    X(BR_IF_I64_NEZ, I64_EQZ, 2) \
+    X(BR_IF_I32_EQ_IMM, I32_EQ_IMM, 3) \
+    X(BR_IF_I32_NE_IMM, I32_NE_IMM, 3) \
+    X(BR_IF_I32_LT_S_IMM, I32_LT_S_IMM, 3) \
+    X(BR_IF_I32_LT_U_IMM, I32_LT_U_IMM, 3) \
+    X(BR_IF_I32_GT_S_IMM, I32_GT_S_IMM, 3) \
+    X(BR_IF_I32_GT_U_IMM, I32_GT_U_IMM, 3) \
+    X(BR_IF_I32_LE_S_IMM, I32_LE_S_IMM, 3) \
+    X(BR_IF_I32_LE_U_IMM, I32_LE_U_IMM, 3) \
+    X(BR_IF_I32_GE_S_IMM, I32_GE_S_IMM, 3) \
+    X(BR_IF_I32_GE_U_IMM, I32_GE_U_IMM, 3) \
+    X(BR_IF_I64_EQ_IMM, I64_EQ_IMM, 3) \
+    X(BR_IF_I64_NE_IMM, I64_NE_IMM, 3) \
+    X(BR_IF_I64_LT_S_IMM, I64_LT_S_IMM, 3) \
+    X(BR_IF_I64_LT_U_IMM, I64_LT_U_IMM, 3) \
+    X(BR_IF_I64_GT_S_IMM, I64_GT_S_IMM, 3) \
+    X(BR_IF_I64_GT_U_IMM, I64_GT_U_IMM, 3) \
+    X(BR_IF_I64_LE_S_IMM, I64_LE_S_IMM, 3) \
+    X(BR_IF_I64_LE_U_IMM, I64_LE_U_IMM, 3) \
+    X(BR_IF_I64_GE_S_IMM, I64_GE_S_IMM, 3) \
+    X(BR_IF_I64_GE_U_IMM, I64_GE_U_IMM, 3)
 
 /* Every other internal operation: X(NAME, operand count). Operand counts
    of variable-length operations (BR_TABLE) give their fixed part. */
@@ -352,9 +416,12 @@ typedef enum cmp_op {
 #define CMP_X_NUM(name, code, arity, rt, at) CMP_##name,
 #define CMP_X_OTHER(name, n) CMP_##name,
 #define CMP_X_FUSED(name, cmp, n) CMP_##name,
+#define CMP_X_IMM(name, base) CMP_##name,
     CMP_NUMERIC_OPS(CMP_X_NUM)
     CMP_OTHER_OPS(CMP_X_OTHER)
     CMP_FUSED_BRANCH_OPS(CMP_X_FUSED)
+    CMP_IMM_OPS(CMP_X_IMM)
+#undef CMP_X_IMM
 #undef CMP_X_FUSED
 #undef CMP_X_NUM
 #undef CMP_X_OTHER

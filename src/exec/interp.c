@@ -119,7 +119,9 @@ weft_status exec_run(weft_exec *e, weft_error *err) {
 #define CMP_X_NUM(name, code, arity, rt, at) &&L_##name,
 #define CMP_X_OTHER(name, n) &&L_##name,
 #define CMP_X_FUSED(name, cmp, n) &&L_##name,
-        CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED)
+#define CMP_X_IMM(name, base) &&L_##name,
+        CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED) CMP_IMM_OPS(CMP_X_IMM)
+#undef CMP_X_IMM
 #undef CMP_X_FUSED
 #undef CMP_X_NUM
 #undef CMP_X_OTHER
@@ -644,6 +646,74 @@ dispatch:
     OP(REF_IS_NULL) { fp[ip[1]] = fp[ip[2]] == 0; ip += 3; NEXT(); }
     OP(REF_FUNC) { fp[ip[1]] = (uint64_t)(uintptr_t)inst->funcs[ip[2]]; ip += 3; NEXT(); }
 
+
+    /* ---- operations with an immediate second operand ---- */
+#define IMM32 (ip[3])
+#define IMM64 ((uint64_t)(int64_t)(int32_t)ip[3])
+    BIN(I32_ADD_IMM, (uint32_t)(U32(2) + IMM32))
+    BIN(I32_SUB_IMM, (uint32_t)(U32(2) - IMM32))
+    BIN(I32_MUL_IMM, (uint32_t)(U32(2) * IMM32))
+    BIN(I32_AND_IMM, (uint32_t)(U32(2) & IMM32))
+    BIN(I32_OR_IMM, (uint32_t)(U32(2) | IMM32))
+    BIN(I32_XOR_IMM, (uint32_t)(U32(2) ^ IMM32))
+    BIN(I32_SHL_IMM, (uint32_t)(U32(2) << (IMM32 & 31)))
+    BIN(I32_SHR_S_IMM, (uint32_t)(I32(2) >> (IMM32 & 31)))
+    BIN(I32_SHR_U_IMM, (uint32_t)(U32(2) >> (IMM32 & 31)))
+    BIN(I64_ADD_IMM, U64(2) + IMM64)
+    BIN(I64_SUB_IMM, U64(2) - IMM64)
+    BIN(I64_MUL_IMM, U64(2) * IMM64)
+    BIN(I64_AND_IMM, U64(2) & IMM64)
+    BIN(I64_OR_IMM, U64(2) | IMM64)
+    BIN(I64_XOR_IMM, U64(2) ^ IMM64)
+    BIN(I64_SHL_IMM, U64(2) << (IMM64 & 63))
+    BIN(I64_SHR_S_IMM, (uint64_t)(I64(2) >> (IMM64 & 63)))
+    BIN(I64_SHR_U_IMM, U64(2) >> (IMM64 & 63))
+    BIN(I32_EQ_IMM, (uint64_t)(U32(2) == IMM32))
+    BIN(I32_NE_IMM, (uint64_t)(U32(2) != IMM32))
+    BIN(I32_LT_S_IMM, (uint64_t)(I32(2) < (int32_t)IMM32))
+    BIN(I32_LT_U_IMM, (uint64_t)(U32(2) < IMM32))
+    BIN(I32_GT_S_IMM, (uint64_t)(I32(2) > (int32_t)IMM32))
+    BIN(I32_GT_U_IMM, (uint64_t)(U32(2) > IMM32))
+    BIN(I32_LE_S_IMM, (uint64_t)(I32(2) <= (int32_t)IMM32))
+    BIN(I32_LE_U_IMM, (uint64_t)(U32(2) <= IMM32))
+    BIN(I32_GE_S_IMM, (uint64_t)(I32(2) >= (int32_t)IMM32))
+    BIN(I32_GE_U_IMM, (uint64_t)(U32(2) >= IMM32))
+    BIN(I64_EQ_IMM, (uint64_t)(U64(2) == IMM64))
+    BIN(I64_NE_IMM, (uint64_t)(U64(2) != IMM64))
+    BIN(I64_LT_S_IMM, (uint64_t)(I64(2) < (int64_t)IMM64))
+    BIN(I64_LT_U_IMM, (uint64_t)(U64(2) < IMM64))
+    BIN(I64_GT_S_IMM, (uint64_t)(I64(2) > (int64_t)IMM64))
+    BIN(I64_GT_U_IMM, (uint64_t)(U64(2) > IMM64))
+    BIN(I64_LE_S_IMM, (uint64_t)(I64(2) <= (int64_t)IMM64))
+    BIN(I64_LE_U_IMM, (uint64_t)(U64(2) <= IMM64))
+    BIN(I64_GE_S_IMM, (uint64_t)(I64(2) >= (int64_t)IMM64))
+    BIN(I64_GE_U_IMM, (uint64_t)(U64(2) >= IMM64))
+#define BR_CMP_IMM(name, lhs, op, rhs)                                               \
+    OP(name) {                                                                       \
+        if (lhs(1) op (rhs)) JUMP(3);                                                \
+        ip += 4;                                                                     \
+        NEXT();                                                                      \
+    }
+    BR_CMP_IMM(BR_IF_I32_EQ_IMM, U32, ==, ip[2])
+    BR_CMP_IMM(BR_IF_I32_NE_IMM, U32, !=, ip[2])
+    BR_CMP_IMM(BR_IF_I32_LT_S_IMM, I32, <, (int32_t)ip[2])
+    BR_CMP_IMM(BR_IF_I32_LT_U_IMM, U32, <, ip[2])
+    BR_CMP_IMM(BR_IF_I32_GT_S_IMM, I32, >, (int32_t)ip[2])
+    BR_CMP_IMM(BR_IF_I32_GT_U_IMM, U32, >, ip[2])
+    BR_CMP_IMM(BR_IF_I32_LE_S_IMM, I32, <=, (int32_t)ip[2])
+    BR_CMP_IMM(BR_IF_I32_LE_U_IMM, U32, <=, ip[2])
+    BR_CMP_IMM(BR_IF_I32_GE_S_IMM, I32, >=, (int32_t)ip[2])
+    BR_CMP_IMM(BR_IF_I32_GE_U_IMM, U32, >=, ip[2])
+    BR_CMP_IMM(BR_IF_I64_EQ_IMM, U64, ==, (uint64_t)(int64_t)(int32_t)ip[2])
+    BR_CMP_IMM(BR_IF_I64_NE_IMM, U64, !=, (uint64_t)(int64_t)(int32_t)ip[2])
+    BR_CMP_IMM(BR_IF_I64_LT_S_IMM, I64, <, (int64_t)(int32_t)ip[2])
+    BR_CMP_IMM(BR_IF_I64_LT_U_IMM, U64, <, (uint64_t)(int64_t)(int32_t)ip[2])
+    BR_CMP_IMM(BR_IF_I64_GT_S_IMM, I64, >, (int64_t)(int32_t)ip[2])
+    BR_CMP_IMM(BR_IF_I64_GT_U_IMM, U64, >, (uint64_t)(int64_t)(int32_t)ip[2])
+    BR_CMP_IMM(BR_IF_I64_LE_S_IMM, I64, <=, (int64_t)(int32_t)ip[2])
+    BR_CMP_IMM(BR_IF_I64_LE_U_IMM, U64, <=, (uint64_t)(int64_t)(int32_t)ip[2])
+    BR_CMP_IMM(BR_IF_I64_GE_S_IMM, I64, >=, (int64_t)(int32_t)ip[2])
+    BR_CMP_IMM(BR_IF_I64_GE_U_IMM, U64, >=, (uint64_t)(int64_t)(int32_t)ip[2])
 
     /* ---- atomics (threads proposal) ---- */
     /* Bounds, then alignment: an atomic access must be naturally aligned. */
