@@ -190,13 +190,13 @@ fail:
 weft_status weft_process_run(weft_process *proc, weft_process_outcome *out) {
     if (!proc || !out) return WEFT_ERR_MISUSE;
     thr_process *p = &proc->p;
-    memset(out, 0, sizeof *out);
     pthread_mutex_lock(&p->lock);
     if (p->ran) {
         pthread_mutex_unlock(&p->lock);
-        return WEFT_ERR_MISUSE;
+        return WEFT_ERR_MISUSE; /* *out untouched */
     }
     p->ran = true;
+    memset(out, 0, sizeof *out);
     weft_status st = WEFT_OK;
     if (!atomic_load_explicit(&p->ending, memory_order_relaxed)) {
         thr_block_install(p);
@@ -212,7 +212,8 @@ weft_status weft_process_run(weft_process *proc, weft_process_outcome *out) {
 
     thr_supervise(p);
     thr_block_remove(p);
-    qsort(p->waiters.data, p->waiters.len, sizeof *p->waiters.data, thr_waiter_cmp);
+    if (p->waiters.len > 1)
+        qsort(p->waiters.data, p->waiters.len, sizeof *p->waiters.data, thr_waiter_cmp);
     p->outcome.threads = p->started;
     thr_report_build(p);
     *out = p->outcome;

@@ -1,0 +1,211 @@
+/* process_test — the C API of weft_process: a host runs threaded WASI
+   programs that exit from a thread, trap in a thread, deadlock, hit the
+   thread limit or are stopped by the host, and survives each one with the
+   outcome as a value. After every run no thread of the program is left
+   (the host process is back to its own threads) and no descriptor leaked;
+   under AddressSanitizer, nothing is leaked either. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "weft.h"
+
+#define CHECK(cond, ...)                                                   \
+    do {                                                                   \
+        if (!(cond)) {                                                     \
+            fprintf(stderr, "process_test:%d: ", __LINE__);                \
+            fprintf(stderr, __VA_ARGS__);                                  \
+            fprintf(stderr, "\n");                                         \
+            exit(1);                                                       \
+        }                                                                  \
+    } while (0)
+
+static weft_engine *engine;
+static int devnull, stdin_pipe[2];
+
+static int count_dir(const char *path) {
+    DIR *d = opendir(path);
+    if (!d) return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.') n++;
+    closedir(d);
+    return n;
+}
+
+static int64_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+typedef struct run_result {
+    weft_module *mod;          /* kept until the next run: frames borrow it */
+    weft_status new_status;
+    weft_error new_err;
+    weft_process_outcome out;
+    char report[4096];
+    char spawn_error[512];
+    uint32_t nwaiters;
+    weft_process_waiter waiters[4];
+    int64_t ms;
+} run_result;
+
+typedef struct stopper {
+    weft_process *proc;
+    int delay_ms;
+} stopper;
+
+static void *stop_later(void *p) {
+    stopper *s = p;
+    struct timespec ts = {0, (long)s->delay_ms * 1000000L};
+    nanosleep(&ts, NULL);
+    weft_process_stop(s->proc);
+    return NULL;
+}
+
+/* Loads and runs one guest; everything is freed before returning. With
+   stop_ms >= 0 a host thread calls weft_process_stop after that long
+   (0: before the run). */
+static void run_guest(const char *name, uint32_t max_threads, int stop_ms, run_result *r) {
+    weft_module_release(r->mod);
+    memset(r, 0, sizeof *r);
+    char path[256];
+    snprintf(path, sizeof path, "tests/threads/wasm/%s.wasm", name);
+    weft_error err;
+    weft_module *mod;
+    CHECK(weft_module_load_file(engine, path, &mod, &err) == WEFT_OK, "%s: %s", path, err.message);
+    weft_wasi_config wc;
+    weft_wasi_config_init(&wc);
+    const char *argv[1] = {name};
+    wc.argc = 1;
+    wc.argv = argv;
+    wc.stdio[0] = stdin_pipe[0];
+    wc.stdio[1] = devnull;
+    wc.stdio[2] = devnull;
+    weft_wasi *wasi;
+    CHECK(weft_wasi_new(&wc, &wasi, &err) == WEFT_OK, "wasi: %s", err.message);
+    weft_process_config pc = {.max_threads = max_threads};
+    weft_process *proc = NULL;
+    r->new_status = weft_process_new(engine, mod, wasi, &pc, &proc, &r->new_err);
+    r->mod = mod; /* the process holds a reference of its own too */
+    if (r->new_status == WEFT_OK) {
+        pthread_t stopper_thread;
+        stopper s = {proc, stop_ms};
+        if (stop_ms == 0) weft_process_stop(proc);
+        if (stop_ms > 0) pthread_create(&stopper_thread, NULL, stop_later, &s);
+        int64_t t0 = now_ms();
+        CHECK(weft_process_run(proc, &r->out) == WEFT_OK, "%s: run failed", name);
+        r->ms = now_ms() - t0;
+        if (stop_ms > 0) pthread_join(stopper_thread, NULL);
+        CHECK(weft_process_run(proc, &r->out) == WEFT_ERR_MISUSE, "a second run must be refused");
+        snprintf(r->report, sizeof r->report, "%s", weft_process_report(proc));
+        const char *se = weft_process_spawn_error(proc);
+        if (se) snprintf(r->spawn_error, sizeof r->spawn_error, "%s", se);
+        r->nwaiters = weft_process_waiter_count(proc);
+        for (uint32_t i = 0; i < r->nwaiters && i < 4; i++)
+            r->waiters[i] = *weft_process_waiter_get(proc, i);
+        CHECK(weft_process_waiter_get(proc, r->nwaiters) == NULL, "waiter past the end");
+        weft_process_free(proc);
+    }
+    weft_wasi_free(wasi);
+}
+
+static bool frames_name(const weft_error *e, const char *fn) {
+    for (uint32_t i = 0; i < e->frame_count; i++) {
+        const char *n = e->frames[i].module
+                            ? weft_module_func_name(e->frames[i].module, e->frames[i].func_index)
+                            : NULL;
+        if (n && strcmp(n, fn) == 0) return true;
+    }
+    return false;
+}
+
+int main(void) {
+    engine = weft_engine_new(NULL);
+    devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    CHECK(devnull >= 0 && pipe(stdin_pipe) == 0, "setup");
+    int threads0 = count_dir("/proc/self/task");
+    int fds0 = count_dir("/proc/self/fd");
+    run_result *r = calloc(1, sizeof *r);
+
+    for (int round = 0; round < 3; round++) {
+        /* A plain successful run. */
+        run_guest("mutex_counter", 0, -1, r);
+        CHECK(r->new_status == WEFT_OK, "new: %s", r->new_err.message);
+        CHECK(r->out.end == WEFT_PROCESS_EXIT && r->out.exit_code == 0 && r->out.tid == 1,
+              "mutex_counter: end %d code %d tid %u", r->out.end, r->out.exit_code, r->out.tid);
+        CHECK(r->out.threads == 5, "mutex_counter ran %u threads", r->out.threads);
+        CHECK(r->report[0] == 0, "a clean exit has an empty report: %s", r->report);
+
+        /* proc_exit from thread 7 while the others wait, sleep, read the
+           (never written) stdin pipe, spin. */
+        run_guest("exit_from_thread", 0, -1, r);
+        CHECK(r->out.end == WEFT_PROCESS_EXIT && r->out.exit_code == 7 && r->out.tid == 7,
+              "exit_from_thread: end %d code %d tid %u", r->out.end, r->out.exit_code, r->out.tid);
+        CHECK(r->ms < 5000, "exit_from_thread took %lld ms", (long long)r->ms);
+
+        /* A trap in thread 2. */
+        run_guest("trap_in_thread", 0, -1, r);
+        CHECK(r->out.end == WEFT_PROCESS_TRAP && r->out.tid == 2, "trap: end %d tid %u",
+              r->out.end, r->out.tid);
+        CHECK(r->out.error.trap == WEFT_TRAP_UNREACHABLE, "trap kind %d", r->out.error.trap);
+        CHECK(frames_name(&r->out.error, "crash"), "the backtrace must name crash");
+        CHECK(strstr(r->report, "thread 2: unreachable"), "report: %s", r->report);
+
+        /* A deadlock between thread 1 and thread 2. */
+        run_guest("deadlock", 0, -1, r);
+        CHECK(r->out.end == WEFT_PROCESS_DEADLOCK, "deadlock: end %d", r->out.end);
+        CHECK(r->ms < 1000, "deadlock took %lld ms to report", (long long)r->ms);
+        CHECK(r->nwaiters == 2 && r->waiters[0].tid == 1 && r->waiters[1].tid == 2,
+              "waiters: %u", r->nwaiters);
+        CHECK(r->waiters[0].width == 4 && r->waiters[0].addr && r->waiters[1].addr &&
+                  r->waiters[0].addr != r->waiters[1].addr,
+              "waiter addresses");
+        CHECK(frames_name(&r->waiters[0].where, "_start"), "thread 1 backtrace");
+        CHECK(frames_name(&r->waiters[1].where, "second"), "thread 2 backtrace");
+        CHECK(strstr(r->report, "deadlock: every thread is blocked and nothing can wake them "
+                                "(tids 1, 2)"),
+              "report: %s", r->report);
+
+        /* The thread limit, and its reason in the report of a failed run. */
+        run_guest("thread_limit_fail", 4, -1, r);
+        CHECK(r->out.end == WEFT_PROCESS_EXIT && r->out.exit_code == 1, "limit: end %d code %d",
+              r->out.end, r->out.exit_code);
+        CHECK(strstr(r->spawn_error, "--max-threads 4"), "spawn error: %s", r->spawn_error);
+        CHECK(strstr(r->report, "note: thread-spawn returned -EAGAIN"), "report: %s", r->report);
+
+        /* Refused at load. */
+        run_guest("load_unshared", 0, -1, r);
+        CHECK(r->new_status == WEFT_ERR_LINK, "load_unshared: status %d", r->new_status);
+        CHECK(strstr(r->new_err.message, "--shared-memory"), "no fix in: %s", r->new_err.message);
+
+        /* Stopped by the host: before the run, and while threads block. */
+        run_guest("mutex_counter", 0, 0, r);
+        CHECK(r->out.end == WEFT_PROCESS_STOPPED && r->out.threads == 0, "stop before run");
+        run_guest("exit_from_thread", 0, 20, r);
+        CHECK(r->out.end == WEFT_PROCESS_STOPPED, "stop during run: end %d", r->out.end);
+
+        /* Nothing of the programs is left in the host. */
+        int64_t end = now_ms() + 2000;
+        while (count_dir("/proc/self/task") != threads0 && now_ms() < end) usleep(1000);
+        CHECK(count_dir("/proc/self/task") == threads0, "threads left: %d (had %d)",
+              count_dir("/proc/self/task"), threads0);
+        CHECK(count_dir("/proc/self/fd") == fds0, "descriptors leaked: %d (had %d)",
+              count_dir("/proc/self/fd"), fds0);
+    }
+    weft_module_release(r->mod);
+    free(r);
+    close(devnull);
+    close(stdin_pipe[0]);
+    close(stdin_pipe[1]);
+    weft_engine_free(engine);
+    printf("process_test: ok\n");
+    return 0;
+}
