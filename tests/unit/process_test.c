@@ -135,7 +135,7 @@ int main(void) {
     int fds0 = count_dir("/proc/self/fd");
     run_result *r = calloc(1, sizeof *r);
 
-    for (int round = 0; round < 3; round++) {
+    for (int round = 0; round < 4; round++) {
         /* A plain successful run. */
         run_guest("mutex_counter", 0, -1, r);
         CHECK(r->new_status == WEFT_OK, "new: %s", r->new_err.message);
@@ -192,7 +192,14 @@ int main(void) {
         run_guest("exit_from_thread", 0, 20, r);
         CHECK(r->out.end == WEFT_PROCESS_STOPPED, "stop during run: end %d", r->out.end);
 
-        /* Nothing of the programs is left in the host. */
+        /* Nothing of the programs is left in the host. The baseline is
+           taken after the first round: a sanitizer's runtime starts a
+           thread of its own at some point. */
+        if (round == 0) {
+            threads0 = count_dir("/proc/self/task");
+            fds0 = count_dir("/proc/self/fd");
+            continue;
+        }
         int64_t end = now_ms() + 2000;
         while (count_dir("/proc/self/task") != threads0 && now_ms() < end) usleep(1000);
         CHECK(count_dir("/proc/self/task") == threads0, "threads left: %d (had %d)",
