@@ -69,6 +69,8 @@ typedef struct compiler {
     BASE_VEC(uint32_t) code;
     BASE_VEC(uint32_t) pcmap;
 
+    uint32_t last_copy;   /* position of the last COPY, for merging */
+    uint32_t last_target; /* latest code position a branch may land on */
     /* The last emitted operation whose only effect is writing one slot:
        position of its dst word and the code length right after it. */
     uint32_t producer_dst, producer_end;
@@ -145,9 +147,20 @@ static void emit_src(compiler *c, uint32_t slot) {
 
 static void emit_copy(compiler *c, uint32_t dst, uint32_t src) {
     if (dst == src) return;
+    uint32_t at = (uint32_t)c->code.len;
+    if (c->last_copy == at - 3 && c->last_target != at && !c->oom) {
+        /* Two copies in a row (no branch lands between them): one
+           operation. The first stays first, so order is kept. */
+        c->code.data[at - 3] = CMP_COPY2;
+        emit(c, dst);
+        emit_src(c, src);
+        c->last_copy = UINT32_MAX;
+        return;
+    }
     emit_op(c, CMP_COPY);
     emit(c, dst);
     emit_src(c, src);
+    c->last_copy = at;
 }
 
 /* Marks the operation just emitted, whose dst word is at `dst_pos`, as a
@@ -155,6 +168,39 @@ static void emit_copy(compiler *c, uint32_t dst, uint32_t src) {
 static void mark_producer(compiler *c, uint32_t dst_pos) {
     c->producer_dst = dst_pos;
     c->producer_end = (uint32_t)c->code.len;
+}
+
+/* The operation that just computed `slot`, when it is the last one emitted
+   (so its result is used nowhere else yet), or 0. */
+static uint32_t producer_of(const compiler *c, uint32_t slot) {
+    if (c->producer_end != c->code.len || c->producer_end == UINT32_MAX || c->oom) return 0;
+    if (c->code.data[c->producer_dst] != slot) return 0;
+    return c->code.data[c->producer_dst - 1];
+}
+
+/* Removes that operation (whose operands are dst, a, b) to fuse it into
+   its consumer; returns a and b as they were written. */
+static void take_producer(compiler *c, uint32_t *a, uint32_t *b) {
+    uint32_t at = c->producer_dst - 1;
+    *a = c->code.data[at + 2];
+    *b = c->code.data[at + 3];
+    c->code.len = at;
+    c->pcmap.len -= 2;
+    while (c->const_refs.len && c->const_refs.data[c->const_refs.len - 1] >= at) c->const_refs.len--;
+    /* Re-emitting a marker's word records it again, so put markers back. */
+    c->producer_end = UINT32_MAX;
+}
+
+/* The load that adds its address itself: _ADDI (a + immediate) or _ADD. */
+static uint32_t fused_load(uint32_t load, bool imm) {
+    switch (load) {
+#define CMP_FUSED_LOAD(op) case CMP_##op: return imm ? CMP_##op##_ADDI : CMP_##op##_ADD;
+    CMP_FUSED_LOAD(LOAD32) CMP_FUSED_LOAD(LOAD64) CMP_FUSED_LOAD(LOAD8_U) CMP_FUSED_LOAD(LOAD16_U)
+    CMP_FUSED_LOAD(I32_LOAD8_S) CMP_FUSED_LOAD(I32_LOAD16_S) CMP_FUSED_LOAD(I64_LOAD8_S)
+    CMP_FUSED_LOAD(I64_LOAD16_S) CMP_FUSED_LOAD(I64_LOAD32_S)
+#undef CMP_FUSED_LOAD
+    default: return 0;
+    }
 }
 
 /* A comparison taken off the end of the code to be fused into the branch
@@ -432,6 +478,7 @@ static void set_unreachable(compiler *c) {
    interpreter needs no code base: ip = &word + (int32_t)word. */
 static void set_target(compiler *c, uint32_t word, uint32_t target) {
     if (c->oom) return;
+    if (target > c->last_target || c->last_target == UINT32_MAX) c->last_target = target;
     c->code.data[word] = (uint32_t)((int32_t)target - (int32_t)word);
 }
 
@@ -732,11 +779,24 @@ static weft_status compile_memory_op(compiler *c, uint8_t opcode) {
         centry addr, val;
         if (opcode <= 0x35) { /* loads */
             TRY(pop(c, WEFT_I32, &addr));
+            /* An address computed by the add just before, and used only
+               here, is computed by the load itself. */
+            uint32_t prod = producer_of(c, addr.slot), a = 0, b = 0, fused = 0;
+            if (prod == CMP_I32_ADD_IMM || prod == CMP_I32_ADD) {
+                take_producer(c, &a, &b);
+                fused = fused_load(ops[i].op, prod == CMP_I32_ADD_IMM);
+            }
             uint32_t dst = push(c, ops[i].type);
-            emit_op(c, ops[i].op);
+            emit_op(c, fused ? fused : ops[i].op);
             uint32_t dpos = (uint32_t)c->code.len;
             emit(c, dst);
-            emit_src(c, addr.slot);
+            if (fused) {
+                emit_src(c, a);
+                if (prod == CMP_I32_ADD_IMM) emit(c, b);
+                else emit_src(c, b);
+            } else {
+                emit_src(c, addr.slot);
+            }
             emit(c, offset);
             mark_producer(c, dpos);
         } else {
@@ -1081,7 +1141,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         TRY(open_block(c, &nf));
         /* Back-edges land at the header; every taken branch reads the
            attention word, so loops need no operation of their own. */
-        if (nf.kind == CTL_LOOP) top_ctl(c)->loop_pos = (uint32_t)c->code.len;
+        if (nf.kind == CTL_LOOP) c->last_target = top_ctl(c)->loop_pos = (uint32_t)c->code.len;
         c->producer_end = UINT32_MAX;
         return WEFT_OK;
     case 0x04: /* if */
@@ -1626,6 +1686,7 @@ static weft_status compile_body(compiler *c, const mod_func *fn) {
     if (c->nconsts) memset(c->const_used, 0, c->nconsts);
     c->max_height = 0;
     c->producer_end = UINT32_MAX;
+    c->last_copy = c->last_target = UINT32_MAX;
     c->oom = false;
 
     ctl f;

@@ -410,6 +410,25 @@
     X(ATOMIC_WAIT32, 5)     /* dst, address, expected, timeout, offset */ \
     X(ATOMIC_WAIT64, 5) \
     X(ATOMIC_FENCE, 0) \
+    X(LOAD32_ADDI, 4)      /* dst, a, imm, offset: address a + imm */ \
+    X(LOAD64_ADDI, 4)      /* dst, a, imm, offset: address a + imm */ \
+    X(LOAD8_U_ADDI, 4)     /* dst, a, imm, offset: address a + imm */ \
+    X(LOAD16_U_ADDI, 4)    /* dst, a, imm, offset: address a + imm */ \
+    X(I32_LOAD8_S_ADDI, 4) /* dst, a, imm, offset: address a + imm */ \
+    X(I32_LOAD16_S_ADDI, 4) /* dst, a, imm, offset: address a + imm */ \
+    X(I64_LOAD8_S_ADDI, 4) /* dst, a, imm, offset: address a + imm */ \
+    X(I64_LOAD16_S_ADDI, 4) /* dst, a, imm, offset: address a + imm */ \
+    X(I64_LOAD32_S_ADDI, 4) /* dst, a, imm, offset: address a + imm */ \
+    X(LOAD32_ADD, 4)       /* dst, a, b, offset: address a + b */ \
+    X(LOAD64_ADD, 4)       /* dst, a, b, offset: address a + b */ \
+    X(LOAD8_U_ADD, 4)      /* dst, a, b, offset: address a + b */ \
+    X(LOAD16_U_ADD, 4)     /* dst, a, b, offset: address a + b */ \
+    X(I32_LOAD8_S_ADD, 4)  /* dst, a, b, offset: address a + b */ \
+    X(I32_LOAD16_S_ADD, 4) /* dst, a, b, offset: address a + b */ \
+    X(I64_LOAD8_S_ADD, 4)  /* dst, a, b, offset: address a + b */ \
+    X(I64_LOAD16_S_ADD, 4) /* dst, a, b, offset: address a + b */ \
+    X(I64_LOAD32_S_ADD, 4) /* dst, a, b, offset: address a + b */ \
+    X(COPY2, 4)             /* dst1, src1, dst2, src2: two copies in order */ \
     X(REF_FUNC, 2)          /* dst, function index */
 
 typedef enum cmp_op {

@@ -513,6 +513,12 @@ dispatch:
 
     /* ---- data movement ---- */
     OP(COPY) { fp[ip[1]] = fp[ip[2]]; ip += 3; NEXT(); }
+    OP(COPY2) {
+        fp[ip[1]] = fp[ip[2]];
+        fp[ip[3]] = fp[ip[4]];
+        ip += 5;
+        NEXT();
+    }
     OP(CONST32) { fp[ip[1]] = ip[2]; ip += 3; NEXT(); }
     OP(CONST64) { fp[ip[1]] = (uint64_t)ip[2] | (uint64_t)ip[3] << 32; ip += 4; NEXT(); }
     OP(SELECT) { fp[ip[1]] = U32(2) ? fp[ip[3]] : fp[ip[4]]; ip += 5; NEXT(); }
@@ -538,6 +544,33 @@ dispatch:
     LOAD_OP(I64_LOAD8_S, 1, (uint64_t)(int64_t)(int8_t)*p)
     LOAD_OP(I64_LOAD16_S, 2, (uint64_t)(int64_t)(int16_t)load16(p))
     LOAD_OP(I64_LOAD32_S, 4, (uint64_t)(int64_t)(int32_t)load32(p))
+    /* Loads whose address is a sum computed just before (fused). */
+#define LOAD_FUSED(name, n, expr)                                                    \
+    OP(name##_ADDI) {                                                                \
+        uint64_t ea = (uint64_t)(uint32_t)(U32(2) + ip[3]) + ip[4];                  \
+        CHECK_MEM(ea, n);                                                            \
+        const uint8_t *p = mem + ea;                                                 \
+        fp[ip[1]] = (expr);                                                          \
+        ip += 5;                                                                     \
+        NEXT();                                                                      \
+    }                                                                                \
+    OP(name##_ADD) {                                                                 \
+        uint64_t ea = (uint64_t)(uint32_t)(U32(2) + U32(3)) + ip[4];                 \
+        CHECK_MEM(ea, n);                                                            \
+        const uint8_t *p = mem + ea;                                                 \
+        fp[ip[1]] = (expr);                                                          \
+        ip += 5;                                                                     \
+        NEXT();                                                                      \
+    }
+    LOAD_FUSED(LOAD32, 4, load32(p))
+    LOAD_FUSED(LOAD64, 8, load64(p))
+    LOAD_FUSED(LOAD8_U, 1, *p)
+    LOAD_FUSED(LOAD16_U, 2, load16(p))
+    LOAD_FUSED(I32_LOAD8_S, 1, (uint32_t)(int32_t)(int8_t)*p)
+    LOAD_FUSED(I32_LOAD16_S, 2, (uint32_t)(int32_t)(int16_t)load16(p))
+    LOAD_FUSED(I64_LOAD8_S, 1, (uint64_t)(int64_t)(int8_t)*p)
+    LOAD_FUSED(I64_LOAD16_S, 2, (uint64_t)(int64_t)(int16_t)load16(p))
+    LOAD_FUSED(I64_LOAD32_S, 4, (uint64_t)(int64_t)(int32_t)load32(p))
 #define STORE_OP(name, n)                                                            \
     OP(name) {                                                                       \
         uint64_t ea = (uint64_t)U32(1) + ip[3];                                      \
