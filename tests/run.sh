@@ -41,6 +41,13 @@ unit() {
 
 run_suite unit unit
 run_suite spec "$BUILD/weft-spectest"
+# The threads proposal's spec group, beside core (same spec root).
+spec_root=$(dirname "${WEFT_SPEC_DIR:-../shared/spec/core}")
+if [ -d "$spec_root/threads" ]; then
+    run_suite spec-threads "$BUILD/weft-spectest" "$spec_root/threads"
+else
+    echo "spec-threads: $spec_root/threads not found"; total_fail=$((total_fail + 1)); status=1
+fi
 for s in tests/*/run.sh; do
     [ -f "$s" ] || continue
     run_suite "$(basename "$(dirname "$s")")" bash "$s" "$BUILD"
