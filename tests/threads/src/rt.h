@@ -31,6 +31,8 @@ WASI(proc_exit) _Noreturn void rt_proc_exit(i32 code);
 WASI(clock_time_get) i32 rt_clock_time_get(i32 id, u64 precision, u64 *out);
 WASI(poll_oneoff) i32 rt_poll_oneoff(const void *in, void *out, i32 n, size_t *nevents);
 WASI(sched_yield) i32 rt_sched_yield(void);
+WASI(args_sizes_get) i32 rt_args_sizes_get(size_t *argc, size_t *bytes);
+WASI(args_get) i32 rt_args_get(char **argv, char *buf);
 __attribute__((import_module("wasi"), import_name("thread-spawn"))) i32 rt_thread_spawn(void *arg);
 
 /* ---- atomics ---- */
@@ -90,6 +92,20 @@ static inline void rt_fail(const char *why) {
     rt_proc_exit(99);
 }
 #define RT_CHECK(c, why) do { if (!(c)) rt_fail(why); } while (0)
+
+/* ---- arguments ---- */
+/* The integer value of argument i (argv[0] is the program), or `dflt`. */
+static inline i64 rt_arg_int(u32 i, i64 dflt) {
+    static char buf[1024];
+    static char *argv[32];
+    size_t argc, bytes;
+    if (rt_args_sizes_get(&argc, &bytes) || argc > 32 || bytes > sizeof buf || i >= argc)
+        return dflt;
+    rt_args_get(argv, buf);
+    i64 v = 0;
+    for (const char *p = argv[i]; *p >= '0' && *p <= '9'; p++) v = v * 10 + (*p - '0');
+    return v;
+}
 
 /* ---- time ---- */
 static inline i64 rt_now(i32 clock) {
