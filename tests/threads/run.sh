@@ -122,6 +122,10 @@ case_limit() {
     has "$err" "note: thread-spawn returned -EAGAIN" || expect "the spawn failure was not reported"
     has "$err" "--max-threads 4" || expect "the limit was not named"
     verdict thread_limit_fail
+    run thread_limit_default 60 "$W/thread_limit.wasm" 128
+    [ "$rc" -eq 0 ] || expect "exit $rc, expected 0"
+    [ "$out" = $'spawned 127\nerror -6\nagain 1' ] || expect "stdout differs (default limit 128)"
+    verdict thread_limit_default
 }
 
 case_load() {

@@ -189,7 +189,7 @@ static inline void rt_barrier_wait(rt_barrier *b) {
 
 /* ---- threads ---- */
 #define RT_STACK 8192
-#define RT_SLOTS 64
+#define RT_SLOTS 160
 typedef struct rt_thread {
     i32 stack_top;            /* read by start.s: must stay first */
     void (*fn)(void *);

@@ -1,24 +1,25 @@
-/* thread_limit — with --max-threads 4, three spawns succeed (4 threads
-   alive, main included) and the fourth returns -6 (EAGAIN); once one
-   thread has been joined, a spawn succeeds again. Built twice: with
-   -DFAIL the program then exits 1, and weft must print why the spawn
-   failed. */
+/* thread_limit — with a limit of L threads (argv[1], default 4, run with
+   --max-threads L; 128 is weft's default), L - 1 spawns succeed (L threads
+   alive, main included) and the next returns -6 (EAGAIN); once the threads
+   have been joined, a spawn succeeds again. Built twice: with -DFAIL the
+   program then exits 1, and weft must print why the spawn failed. */
 #include "rt.h"
 
 static i32 release;
 static void hold(void *a) { (void)a; while (rt_load(&release) == 0) rt_wait(&release, 0, -1); }
 
 void _start(void) {
-    rt_thread *t[8];
+    static rt_thread *t[RT_SLOTS];
+    i32 limit = (i32)rt_arg_int(1, 4);
     i32 n = 0, err = 0;
-    while (n < 8) {
+    while (n < RT_SLOTS) {
         rt_thread *x = rt_spawn(hold, 0, &err);
         if (!x) break;
         t[n++] = x;
     }
     rt_say("spawned", n);
     rt_say("error", err);
-    RT_CHECK(n == 3 && err == -6, "limit");
+    RT_CHECK(n == limit - 1 && err == -6, "limit");
     rt_store(&release, 1);
     rt_notify(&release, 0x7fffffff);
     for (i32 i = 0; i < n; i++) rt_join(t[i]);
