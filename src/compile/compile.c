@@ -1721,8 +1721,8 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
     c->nlocals = c->type->nparams + fn->nlocals;
     c->local_types = malloc((size_t)c->nlocals + 1);
     if (!c->local_types) return cmp_oom(c);
-    memcpy(c->local_types, c->type->params, c->type->nparams);
-    memcpy(c->local_types + c->type->nparams, fn->local_types, fn->nlocals);
+    if (c->type->nparams) memcpy(c->local_types, c->type->params, c->type->nparams);
+    if (fn->nlocals) memcpy(c->local_types + c->type->nparams, fn->local_types, fn->nlocals);
 
     /* Constants first: their slots sit below the operand stack. A body
        that is malformed fails here, before any validation error. */
@@ -1735,7 +1735,7 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
         c->local_types = NULL;
         return st;
     }
-    qsort(c->consts.data, c->consts.len, sizeof(uint64_t), cmp_u64);
+    if (c->consts.len) qsort(c->consts.data, c->consts.len, sizeof(uint64_t), cmp_u64);
     size_t n = 0;
     for (size_t i = 0; i < c->consts.len; i++)
         if (n == 0 || c->consts.data[n - 1] != c->consts.data[i]) c->consts.data[n++] = c->consts.data[i];
