@@ -84,6 +84,7 @@ case_deadlock() {
     has "$err" "thread 2 waits on address 0x" || expect "no thread 2 address"
     has "$err" "<second>" || expect "no backtrace of thread 2"
     has "$err" "<_start>" || expect "no backtrace of thread 1"
+    echo "$ms" >>"$TMP/deadlock_ms"
     verdict deadlock
 }
 
@@ -157,9 +158,11 @@ for ((round = 1; round <= COUNT; round++)); do
     fi
 done
 
-if [ -s "$TMP/exit_latency" ]; then
-    sort -n "$TMP/exit_latency" | awk '{a[NR]=$1} END {printf "proc_exit latency: median %d ms, max %d ms over %d runs\n", a[int((NR+1)/2)], a[NR], NR}'
-fi
+stats() {
+    sort -n "$1" | awk -v what="$2" '{a[NR]=$1} END {printf "%s: median %d ms, max %d ms over %d runs\n", what, a[int((NR+1)/2)], a[NR], NR}'
+}
+if [ -s "$TMP/exit_latency" ]; then stats "$TMP/exit_latency" "proc_exit latency (the call to weft's exit)"; fi
+if [ -s "$TMP/deadlock_ms" ]; then stats "$TMP/deadlock_ms" "deadlock program (start to non-zero exit)"; fi
 if [ "$fail" -gt 0 ]; then
     for k in "${!failed_by[@]}"; do echo "  $k failed ${failed_by[$k]} time(s)"; done
 fi
