@@ -69,6 +69,7 @@ typedef struct compiler {
     BASE_VEC(uint32_t) code;
     BASE_VEC(uint32_t) pcmap;
 
+    uint32_t taken_offset; /* module offset of the last producer taken */
     uint32_t last_copy;   /* position of the last COPY, for merging */
     uint32_t last_target; /* latest code position a branch may land on */
     /* The last emitted operation whose only effect is writing one slot:
@@ -186,6 +187,7 @@ static void take_producer(compiler *c, uint32_t *a, uint32_t *b) {
     *b = c->code.data[at + 3];
     c->code.len = at;
     c->pcmap.len -= 2;
+    c->taken_offset = c->pcmap.data[c->pcmap.len + 1];
     while (c->const_refs.len && c->const_refs.data[c->const_refs.len - 1] >= at) c->const_refs.len--;
     /* Re-emitting a marker's word records it again, so put markers back. */
     c->producer_end = UINT32_MAX;
@@ -671,6 +673,8 @@ static const uint16_t imm_form[CMP_OP_COUNT] = {
 /* For a constant first operand: the operation with operands swapped that
    computes the same (k < x is x > k), for those where one exists. */
 static const uint16_t swapped_form[CMP_OP_COUNT] = {
+    [CMP_F32_ADD] = CMP_F32_ADD, [CMP_F32_MUL] = CMP_F32_MUL,
+    [CMP_F64_ADD] = CMP_F64_ADD, [CMP_F64_MUL] = CMP_F64_MUL,
     [CMP_I32_LT_S] = CMP_I32_GT_S,
     [CMP_I32_GT_S] = CMP_I32_LT_S,
     [CMP_I32_LE_S] = CMP_I32_GE_S,
@@ -712,6 +716,22 @@ static uint32_t imm_candidate(const compiler *c, uint32_t op, uint32_t b_slot, b
     return imm_form[op];
 }
 
+/* The form of `op` that loads its second operand, if the operand was
+   produced by `load` (a plain 32- or 64-bit load), else 0. */
+static uint32_t load_operand_form(uint32_t op, uint32_t load) {
+    if (load == CMP_LOAD64) {
+        if (op == CMP_F64_ADD) return CMP_F64_ADD_LD;
+        if (op == CMP_F64_SUB) return CMP_F64_SUB_LD;
+        if (op == CMP_F64_MUL) return CMP_F64_MUL_LD;
+    } else if (load == CMP_LOAD32) {
+        if (op == CMP_F32_ADD) return CMP_F32_ADD_LD;
+        if (op == CMP_F32_SUB) return CMP_F32_SUB_LD;
+        if (op == CMP_F32_MUL) return CMP_F32_MUL_LD;
+        if (op == CMP_I32_ADD) return CMP_I32_ADD_LD;
+    }
+    return 0;
+}
+
 static weft_status compile_numeric(compiler *c, const numeric_info *ni) {
     centry a, b = {0, 0};
     if (ni->arity == 2) TRY(pop(c, ni->at, &b));
@@ -731,6 +751,31 @@ static weft_status compile_numeric(compiler *c, const numeric_info *ni) {
             emit(c, dst);
             emit_src(c, a.slot);
             emit(c, (uint32_t)c->consts.data[b.slot - CONST_MARK]);
+            mark_producer(c, dpos);
+            return WEFT_OK;
+        }
+    }
+    if (ni->arity == 2) {
+        /* An operand loaded just before and used only here: load it in the
+           operation itself. */
+        uint32_t fused = load_operand_form(ni->op, producer_of(c, b.slot));
+        if (!fused && swapped_form[ni->op] == ni->op && (fused = load_operand_form(ni->op, producer_of(c, a.slot)))) {
+            centry t = a;
+            a = b;
+            b = t;
+        }
+        if (fused) {
+            uint32_t addr, offset, here = c->op_offset;
+            take_producer(c, &addr, &offset);
+            uint32_t dst = push(c, ni->rt);
+            c->op_offset = c->taken_offset; /* only the load can trap */
+            emit_op(c, fused);
+            c->op_offset = here;
+            uint32_t dpos = (uint32_t)c->code.len;
+            emit(c, dst);
+            emit_src(c, a.slot);
+            emit_src(c, addr);
+            emit(c, offset);
             mark_producer(c, dpos);
             return WEFT_OK;
         }

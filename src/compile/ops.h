@@ -429,6 +429,13 @@
     X(I64_LOAD16_S_ADD, 4) /* dst, a, b, offset: address a + b */ \
     X(I64_LOAD32_S_ADD, 4) /* dst, a, b, offset: address a + b */ \
     X(COPY2, 4)             /* dst1, src1, dst2, src2: two copies in order */ \
+    X(F64_ADD_LD, 4)        /* dst, a, address, offset: a + the f64 loaded */ \
+    X(F64_SUB_LD, 4) \
+    X(F64_MUL_LD, 4) \
+    X(F32_ADD_LD, 4) \
+    X(F32_SUB_LD, 4) \
+    X(F32_MUL_LD, 4) \
+    X(I32_ADD_LD, 4) \
     X(REF_FUNC, 2)          /* dst, function index */
 
 typedef enum cmp_op {

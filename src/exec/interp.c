@@ -571,6 +571,23 @@ dispatch:
     LOAD_FUSED(I64_LOAD8_S, 1, (uint64_t)(int64_t)(int8_t)*p)
     LOAD_FUSED(I64_LOAD16_S, 2, (uint64_t)(int64_t)(int16_t)load16(p))
     LOAD_FUSED(I64_LOAD32_S, 4, (uint64_t)(int64_t)(int32_t)load32(p))
+    /* Arithmetic whose second operand is loaded from memory (fused). */
+#define ARITH_LD(name, n, load, expr)                                                \
+    OP(name) {                                                                       \
+        uint64_t ea = (uint64_t)U32(3) + ip[4];                                      \
+        CHECK_MEM(ea, n);                                                            \
+        const uint8_t *p = mem + ea;                                                 \
+        fp[ip[1]] = (expr);                                                          \
+        ip += 5;                                                                     \
+        NEXT();                                                                      \
+    }
+    ARITH_LD(F64_ADD_LD, 8, load64, bits_f64(F64(2) + f64_of(load64(p))))
+    ARITH_LD(F64_SUB_LD, 8, load64, bits_f64(F64(2) - f64_of(load64(p))))
+    ARITH_LD(F64_MUL_LD, 8, load64, bits_f64(F64(2) * f64_of(load64(p))))
+    ARITH_LD(F32_ADD_LD, 4, load32, bits_f32(F32(2) + f32_of(load32(p))))
+    ARITH_LD(F32_SUB_LD, 4, load32, bits_f32(F32(2) - f32_of(load32(p))))
+    ARITH_LD(F32_MUL_LD, 4, load32, bits_f32(F32(2) * f32_of(load32(p))))
+    ARITH_LD(I32_ADD_LD, 4, load32, (uint32_t)(U32(2) + load32(p)))
 #define STORE_OP(name, n)                                                            \
     OP(name) {                                                                       \
         uint64_t ea = (uint64_t)U32(1) + ip[3];                                      \
