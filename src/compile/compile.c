@@ -917,10 +917,26 @@ static weft_status need_data(compiler *c, uint32_t idx) {
     return WEFT_OK;
 }
 
+/* Bulk memory and table operations taking three i32 operands (d, s or
+   value, n) after up to two immediates (UINT32_MAX: none). */
+static weft_status emit_bulk(compiler *c, uint32_t op, uint32_t imm1, uint32_t imm2) {
+    centry d, s, n;
+    TRY(pop(c, WEFT_I32, &n));
+    TRY(pop(c, WEFT_I32, &s));
+    TRY(pop(c, WEFT_I32, &d));
+    emit_op(c, op);
+    if (imm1 != UINT32_MAX) emit(c, imm1);
+    if (imm2 != UINT32_MAX) emit(c, imm2);
+    emit_src(c, d.slot);
+    emit_src(c, s.slot);
+    emit_src(c, n.slot);
+    return WEFT_OK;
+}
+
 static weft_status compile_misc(compiler *c) {
     uint32_t sub, a, b;
     READ_U32(&sub);
-    centry d, s, n, v;
+    centry d, n, v;
     if (sub <= 7) {
         const numeric_info *ni = numeric_lookup(0x100 + sub);
         return compile_numeric(c, ni);
@@ -933,15 +949,7 @@ static weft_status compile_misc(compiler *c) {
         if (b != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
         TRY(need_memory(c, 0));
         TRY(need_data(c, a));
-        TRY(pop(c, WEFT_I32, &n));
-        TRY(pop(c, WEFT_I32, &s));
-        TRY(pop(c, WEFT_I32, &d));
-        emit_op(c, CMP_MEMORY_INIT);
-        emit(c, a);
-        emit_src(c, d.slot);
-        emit_src(c, s.slot);
-        emit_src(c, n.slot);
-        return WEFT_OK;
+        return emit_bulk(c, CMP_MEMORY_INIT, a, UINT32_MAX);
     case 9: /* data.drop */
         READ_U32(&a);
         TRY(need_data(c, a));
@@ -958,14 +966,7 @@ static weft_status compile_misc(compiler *c) {
             if (z != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
         }
         TRY(need_memory(c, 0));
-        TRY(pop(c, WEFT_I32, &n));
-        TRY(pop(c, WEFT_I32, &v));
-        TRY(pop(c, WEFT_I32, &d));
-        emit_op(c, sub == 10 ? CMP_MEMORY_COPY : CMP_MEMORY_FILL);
-        emit_src(c, d.slot);
-        emit_src(c, v.slot);
-        emit_src(c, n.slot);
-        return WEFT_OK;
+        return emit_bulk(c, sub == 10 ? CMP_MEMORY_COPY : CMP_MEMORY_FILL, UINT32_MAX, UINT32_MAX);
     }
     case 12: /* table.init elemidx tableidx */
         READ_U32(&a);
@@ -973,16 +974,7 @@ static weft_status compile_misc(compiler *c) {
         TRY(need_table(c, b));
         if (a >= c->m->nelems) return cmp_fail(c, WEFT_ERR_INVALID, "unknown elem segment %u", a);
         if (c->m->elems[a].type != c->m->tables[b].elem) return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: table.init element type");
-        TRY(pop(c, WEFT_I32, &n));
-        TRY(pop(c, WEFT_I32, &s));
-        TRY(pop(c, WEFT_I32, &d));
-        emit_op(c, CMP_TABLE_INIT);
-        emit(c, b);
-        emit(c, a);
-        emit_src(c, d.slot);
-        emit_src(c, s.slot);
-        emit_src(c, n.slot);
-        return WEFT_OK;
+        return emit_bulk(c, CMP_TABLE_INIT, b, a);
     case 13: /* elem.drop */
         READ_U32(&a);
         if (a >= c->m->nelems) return cmp_fail(c, WEFT_ERR_INVALID, "unknown elem segment %u", a);
@@ -995,16 +987,7 @@ static weft_status compile_misc(compiler *c) {
         TRY(need_table(c, a));
         TRY(need_table(c, b));
         if (c->m->tables[a].elem != c->m->tables[b].elem) return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: table.copy element types differ");
-        TRY(pop(c, WEFT_I32, &n));
-        TRY(pop(c, WEFT_I32, &s));
-        TRY(pop(c, WEFT_I32, &d));
-        emit_op(c, CMP_TABLE_COPY);
-        emit(c, a);
-        emit(c, b);
-        emit_src(c, d.slot);
-        emit_src(c, s.slot);
-        emit_src(c, n.slot);
-        return WEFT_OK;
+        return emit_bulk(c, CMP_TABLE_COPY, a, b);
     case 15: { /* table.grow */
         READ_U32(&a);
         TRY(need_table(c, a));

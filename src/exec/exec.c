@@ -73,31 +73,6 @@ void weft_exec_request(weft_exec *e, uint32_t bits) {
     pthread_mutex_unlock(&e->park_lock);
 }
 
-/* Writes a weft_val into a slot, keeping the zero-extension invariant. */
-static uint64_t val_to_slot(const weft_val *v) {
-    switch (v->type) {
-    case WEFT_I32: return (uint32_t)v->of.i32;
-    case WEFT_F32: return v->of.f32_bits;
-    case WEFT_FUNCREF: return (uint64_t)(uintptr_t)v->of.func;
-    case WEFT_EXTERNREF: return (uint64_t)(uintptr_t)v->of.externref;
-    default: return v->of.bits;
-    }
-}
-
-static weft_val slot_to_val(weft_valtype t, uint64_t s) {
-    weft_val v;
-    memset(&v, 0, sizeof v);
-    v.type = t;
-    switch (t) {
-    case WEFT_I32: v.of.i32 = (int32_t)(uint32_t)s; break;
-    case WEFT_F32: v.of.f32_bits = (uint32_t)s; break;
-    case WEFT_FUNCREF: v.of.func = (weft_func *)(uintptr_t)s; break;
-    case WEFT_EXTERNREF: v.of.externref = (void *)(uintptr_t)s; break;
-    default: v.of.bits = s; break;
-    }
-    return v;
-}
-
 static weft_status check_args(const mod_functype *ft, const weft_val *args, size_t nargs, weft_error *err) {
     if (nargs != ft->nparams)
         return base_fail(err, WEFT_ERR_MISUSE, "wrong number of arguments: expected %u, got %zu", ft->nparams, nargs);
@@ -117,7 +92,7 @@ weft_status weft_exec_start(weft_exec *e, weft_func *func, const weft_val *args,
     size_t need = ft->nparams > ft->nresults ? ft->nparams : ft->nresults;
     if (func->code) need = func->code->frame_size > need ? func->code->frame_size : need;
     if (need > (size_t)(e->stack_end - e->stack)) return WEFT_ERR_LIMIT;
-    for (uint32_t i = 0; i < ft->nparams; i++) e->stack[i] = val_to_slot(&args[i]);
+    for (uint32_t i = 0; i < ft->nparams; i++) e->stack[i] = rt_val_to_bits(args[i]);
     e->entry = func;
     e->depth = 0;
     atomic_store_explicit(&e->attention, 0, memory_order_relaxed);
@@ -151,7 +126,7 @@ weft_status weft_exec_results(weft_exec *e, weft_val *results, size_t nresults) 
     if (!e || e->state != EXEC_DONE) return WEFT_ERR_MISUSE;
     const mod_functype *ft = e->entry->type;
     if (nresults != ft->nresults || (nresults && !results)) return WEFT_ERR_MISUSE;
-    for (uint32_t i = 0; i < ft->nresults; i++) results[i] = slot_to_val(ft->results[i], e->stack[i]);
+    for (uint32_t i = 0; i < ft->nresults; i++) results[i] = rt_val_from_bits(ft->results[i], e->stack[i]);
     return WEFT_OK;
 }
 
@@ -193,8 +168,8 @@ weft_status exec_call_host(weft_exec *e, weft_func *f, weft_instance *caller_ins
         st = base_fail(err, WEFT_ERR_NOMEM, "out of memory calling a host function");
         goto out;
     }
-    for (uint32_t i = 0; i < ft->nparams; i++) args[i] = slot_to_val(ft->params[i], slots[i]);
-    for (uint32_t i = 0; i < ft->nresults; i++) res[i] = slot_to_val(ft->results[i], 0);
+    for (uint32_t i = 0; i < ft->nparams; i++) args[i] = rt_val_from_bits(ft->params[i], slots[i]);
+    for (uint32_t i = 0; i < ft->nresults; i++) res[i] = rt_val_from_bits(ft->results[i], 0);
     weft_caller caller;
     caller.inst = caller_inst;
     caller.exec = e;
@@ -204,7 +179,7 @@ weft_status exec_call_host(weft_exec *e, weft_func *f, weft_instance *caller_ins
     if (st == WEFT_OK) {
         for (uint32_t i = 0; i < ft->nresults; i++) {
             res[i].type = ft->results[i];
-            slots[i] = val_to_slot(&res[i]);
+            slots[i] = rt_val_to_bits(res[i]);
         }
     } else if (st == WEFT_ERR_EXIT) {
         base_fail(err, WEFT_ERR_EXIT, "exit with code %d", (int)caller.exit_code);
