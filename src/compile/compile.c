@@ -744,6 +744,20 @@ static weft_status compile_numeric(compiler *c, const numeric_info *ni) {
             a = b;
             b = t;
         }
+        if (imm == CMP_I32_AND_IMM && producer_of(c, a.slot) == CMP_I32_SHR_U_IMM) {
+            /* (x >> k) & mask, a bit field: one operation. */
+            uint32_t x, shift;
+            take_producer(c, &x, &shift);
+            uint32_t dst = push(c, ni->rt);
+            emit_op(c, CMP_I32_SHR_U_AND);
+            uint32_t dpos = (uint32_t)c->code.len;
+            emit(c, dst);
+            emit_src(c, x);
+            emit(c, shift);
+            emit(c, (uint32_t)c->consts.data[b.slot - CONST_MARK]);
+            mark_producer(c, dpos);
+            return WEFT_OK;
+        }
         if (imm) {
             uint32_t dst = push(c, ni->rt);
             emit_op(c, imm);

@@ -429,6 +429,7 @@
     X(I64_LOAD16_S_ADD, 4) /* dst, a, b, offset: address a + b */ \
     X(I64_LOAD32_S_ADD, 4) /* dst, a, b, offset: address a + b */ \
     X(COPY2, 4)             /* dst1, src1, dst2, src2: two copies in order */ \
+    X(I32_SHR_U_AND, 4)     /* dst, a, shift, mask: a bit field */ \
     X(F64_ADD_LD, 4)        /* dst, a, address, offset: a + the f64 loaded */ \
     X(F64_SUB_LD, 4) \
     X(F64_MUL_LD, 4) \

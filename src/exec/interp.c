@@ -571,6 +571,11 @@ dispatch:
     LOAD_FUSED(I64_LOAD8_S, 1, (uint64_t)(int64_t)(int8_t)*p)
     LOAD_FUSED(I64_LOAD16_S, 2, (uint64_t)(int64_t)(int16_t)load16(p))
     LOAD_FUSED(I64_LOAD32_S, 4, (uint64_t)(int64_t)(int32_t)load32(p))
+    OP(I32_SHR_U_AND) {
+        fp[ip[1]] = (uint32_t)((U32(2) >> (ip[3] & 31)) & ip[4]);
+        ip += 5;
+        NEXT();
+    }
     /* Arithmetic whose second operand is loaded from memory (fused). */
 #define ARITH_LD(name, n, load, expr)                                                \
     OP(name) {                                                                       \
