@@ -179,7 +179,8 @@ typedef struct weft_val {
 typedef struct weft_config {
     /* Bytes of operand/frame stack per execution. 0 = default (8 MiB). */
     uint64_t max_stack_bytes;
-    /* Maximum nesting of wasm calls per execution. 0 = default (100000). */
+    /* Maximum nesting of wasm calls per execution. 0 = default: one per 64
+       bytes of stack, at least 100000. */
     uint32_t max_call_depth;
     /* Upper bound on any linear memory, in bytes. 0 = no bound beyond the
        module's own maximum (4 GiB for 32-bit memories). */

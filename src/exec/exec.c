@@ -9,7 +9,10 @@
 #include <time.h>
 
 #define EXEC_DEFAULT_STACK (8u << 20)
-#define EXEC_DEFAULT_DEPTH 100000u
+/* Default call depth: one frame per 64 bytes of operand stack (the
+   smallest frames), at least 100000. The frame records are reserved, not
+   committed, so the bound costs nothing until used. */
+#define EXEC_MIN_DEPTH 100000u
 
 static void *exec_map(size_t bytes) {
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -24,7 +27,8 @@ weft_exec *weft_exec_new(weft_store *store) {
     e->store = store;
     e->stack_bytes = cfg->max_stack_bytes ? cfg->max_stack_bytes : EXEC_DEFAULT_STACK;
     e->stack_bytes = (e->stack_bytes + 4095) & ~(size_t)4095;
-    e->max_depth = cfg->max_call_depth ? cfg->max_call_depth : EXEC_DEFAULT_DEPTH;
+    if (cfg->max_call_depth) e->max_depth = cfg->max_call_depth;
+    else e->max_depth = e->stack_bytes / 64 > EXEC_MIN_DEPTH ? (uint32_t)(e->stack_bytes / 64) : EXEC_MIN_DEPTH;
     pthread_condattr_t ca;
     bool cond_ok = false;
     if (pthread_condattr_init(&ca) == 0) {
