@@ -20,9 +20,12 @@
  *    (none is stolen by a timeout).
  *  - A waiter that times out or is interrupted removes itself under the
  *    bucket lock, so it can never be counted by a later notify.
- *  - Lifetimes: the notifier signals the waiter while still holding the
- *    bucket lock, and a waiter always takes the bucket lock once more before
- *    it returns, so the waiter record and its execution outlive the signal.
+ *  - Lifetimes: the notifier marks a waiter woken and signals it while
+ *    holding that execution's park_lock (inside the bucket lock). A waiter
+ *    that sees itself woken under park_lock returns at once: the notifier
+ *    is done with its record and execution. A waiter that leaves for any
+ *    other reason takes the bucket lock once more to settle, so no notifier
+ *    can be touching it when it returns.
  *
  * Sleeping. The waiter sleeps on its execution's park_cond under park_lock
  * and re-checks, under park_lock, its state and the execution's attention
@@ -147,10 +150,14 @@ int rt_atomic_wait(weft_exec *e, weft_memory *mem, uint64_t addr, uint64_t expec
     if (w.untimed) e->group->blocked(e->group, e, addr, width);
     pthread_mutex_unlock(&b->lock);
 
-    bool timed_out = false;
+    bool timed_out = false, woken = false;
     pthread_mutex_lock(&e->park_lock);
-    while (atomic_load_explicit(&w.state, memory_order_acquire) == RT_WAITING &&
-           !atomic_load_explicit(&e->attention, memory_order_acquire)) {
+    for (;;) {
+        if (atomic_load_explicit(&w.state, memory_order_acquire) != RT_WAITING) {
+            woken = true;
+            break;
+        }
+        if (atomic_load_explicit(&e->attention, memory_order_acquire)) break;
         if (timeout_ns < 0) {
             pthread_cond_wait(&e->park_cond, &e->park_lock);
         } else if (pthread_cond_timedwait(&e->park_cond, &e->park_lock, &deadline) == ETIMEDOUT) {
@@ -159,6 +166,9 @@ int rt_atomic_wait(weft_exec *e, weft_memory *mem, uint64_t addr, uint64_t expec
         }
     }
     pthread_mutex_unlock(&e->park_lock);
+    /* Woken, seen under park_lock: the notifier marked us and signalled
+       while holding park_lock, and is done with us once it let go of it. */
+    if (woken) return 0;
 
     /* Settle under the bucket lock: a notify may have taken us off the list
        after the loop above ended; if so, that wake-up is ours (0). */
