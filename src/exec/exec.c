@@ -143,7 +143,11 @@ weft_status weft_func_call(weft_func *func, const weft_val *args, size_t nargs, 
     if (st != WEFT_OK) return st;
     if (nresults != ft->nresults || (nresults && !results))
         return base_fail(err, WEFT_ERR_MISUSE, "wrong number of results: expected %u, got %zu", ft->nresults, nresults);
-    weft_exec *e = weft_exec_new(func->store);
+    /* Reuse the store's idle execution when there is one (a host function
+       calling back in finds it taken and makes its own). */
+    weft_store *store = func->store;
+    weft_exec *e = atomic_exchange(&store->spare_exec, NULL);
+    if (!e) e = weft_exec_new(store);
     if (!e) return base_fail(err, WEFT_ERR_NOMEM, "out of memory making an execution");
     st = weft_exec_start(e, func, args, nargs);
     if (st != WEFT_OK) {
@@ -153,7 +157,10 @@ weft_status weft_func_call(weft_func *func, const weft_val *args, size_t nargs, 
     do st = weft_exec_run(e, err);
     while (st == WEFT_SUSPENDED);
     if (st == WEFT_OK) weft_exec_results(e, results, nresults);
-    weft_exec_free(e);
+    e->state = EXEC_IDLE;
+    __atomic_store_n(&store->spare_exec_free, weft_exec_free, __ATOMIC_RELAXED);
+    weft_exec *expected = NULL;
+    if (!atomic_compare_exchange_strong(&store->spare_exec, &expected, e)) weft_exec_free(e);
     return st;
 }
 

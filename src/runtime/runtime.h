@@ -28,6 +28,12 @@ struct weft_store {
     BASE_VEC(weft_table *) tables;     /* host-made and instance-made */
     BASE_VEC(weft_memory *) memories;
     BASE_VEC(weft_global *) globals;
+    /* One idle execution kept for weft_func_call, so a call from the host
+       does not map a fresh stack each time. Taken and returned with atomic
+       exchanges; freed with the store through spare_exec_free (set by the
+       exec layer, which the runtime does not call directly). */
+    _Atomic(weft_exec *) spare_exec;
+    void (*spare_exec_free)(weft_exec *exec);
 };
 
 struct weft_func {

@@ -27,6 +27,9 @@ weft_store *weft_store_new(weft_engine *engine) {
 
 void weft_store_free(weft_store *store) {
     if (!store) return;
+    weft_exec *spare = atomic_exchange(&store->spare_exec, NULL);
+    void (*spare_free)(weft_exec *) = __atomic_load_n(&store->spare_exec_free, __ATOMIC_RELAXED);
+    if (spare && spare_free) spare_free(spare);
     /* Instances first: they only borrow the objects below. */
     for (size_t i = 0; i < store->instances.len; i++) rt_instance_destroy(store->instances.data[i]);
     for (size_t i = 0; i < store->funcs.len; i++) rt_func_destroy(store->funcs.data[i]);
