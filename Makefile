@@ -60,8 +60,10 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libweft.a
 test: all
 	bash tests/run.sh $(BUILD)
 
+# The benchmark suite and C API micro-benchmarks on this build (bench/README.md);
+# BENCH_ARGS go to the runner: make bench BENCH_ARGS=--attention
 bench: all
-	bench/run
+	WEFT=$(abspath $(BUILD))/weft bench/run $(BENCH_ARGS)
 
 # Rebuilds the committed guest programs (.wasm) from their sources; needs
 # clang with wasi-libc and wabt.
