@@ -21,8 +21,12 @@
 
 /* The engine: configuration only, read-only after creation (so every thread
    may read it). Defaults are applied by weft_engine_new. */
+struct rt_mem_pool;
 struct weft_engine {
     weft_config config;
+    /* Address-space reservations of freed memories, kept for reuse by the
+       next memory of the same size (runtime/memory.c). May be NULL. */
+    struct rt_mem_pool *mem_pool;
 };
 
 /* Fills `err` (if non-NULL): status, printf-style message, no location.

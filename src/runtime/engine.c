@@ -2,18 +2,20 @@
 #include "internal.h"
 
 #define RT_DEFAULT_STACK_BYTES (8u << 20) /* 8 MiB of operand/frame stack */
-#define RT_DEFAULT_CALL_DEPTH 100000u
 
 weft_engine *weft_engine_new(const weft_config *config) {
     weft_engine *e = calloc(1, sizeof *e);
     if (!e) return NULL;
     if (config) e->config = *config;
     if (e->config.max_stack_bytes == 0) e->config.max_stack_bytes = RT_DEFAULT_STACK_BYTES;
-    if (e->config.max_call_depth == 0) e->config.max_call_depth = RT_DEFAULT_CALL_DEPTH;
+    /* max_call_depth 0 stays 0: executions derive it from the stack size. */
     /* max_memory_bytes 0 stays 0: no bound beyond each memory's own. */
+    e->mem_pool = rt_mem_pool_new(); /* NULL: memories are simply unmapped */
     return e;
 }
 
 void weft_engine_free(weft_engine *engine) {
+    if (!engine) return;
+    rt_mem_pool_free(engine->mem_pool);
     free(engine);
 }

@@ -280,14 +280,13 @@ static weft_status rt_instance_alloc(weft_store *store, mod_module *m,
         inst->funcs[index] = f;
     }
 
-    const weft_config *config = rt_store_config(store);
     for (uint32_t i = m->ntable_imports; i < m->ntables; i++) {
         st = rt_table_alloc(m->tables[i].elem, m->tables[i].limits, NULL, &inst->tables[i], err);
         if (st != WEFT_OK) goto fail;
         inst->tables[i]->store = store;
     }
     for (uint32_t i = m->nmem_imports; i < m->nmems; i++) {
-        st = rt_memory_alloc(config, m->mems[i], &inst->mems[i], err);
+        st = rt_memory_alloc(store->engine, m->mems[i], &inst->mems[i], err);
         if (st != WEFT_OK) goto fail;
         inst->mems[i]->store = store;
     }

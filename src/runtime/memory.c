@@ -1,17 +1,22 @@
 /*
  * memory.c — linear memories (§4.2.8 memory instances, §4.4.7 memory.grow).
  *
- * A memory never moves (architecture decision 5). At creation we reserve
- * address space for its effective maximum plus a 64 KiB guard, with no
- * access; growth only changes the protection of the next pages to
- * read/write. Fresh anonymous pages read as zero, which is what the spec
- * asks of new memory. Shared memories can then be used by other threads
- * while one grows it: `size` is published with release order after the
- * pages are accessible, and growth is serialised by grow_lock.
+ * A memory never moves (architecture decision 5). At creation we map
+ * address space for its effective maximum plus a 64 KiB guard in one call,
+ * readable and writable but with MAP_NORESERVE: nothing is committed until
+ * a page is touched, and untouched pages read as zero, which is what the
+ * spec asks of new memory. Bounds are enforced by the interpreter's checks
+ * against `size`, not by page protection, so growing is only publishing a
+ * larger size: no system call, no split of the mapping. (One mmap per
+ * memory instead of mmap + mprotect is what keeps instantiation in the
+ * microseconds; if guard pages ever replace the bounds checks, the part
+ * above `size` must become PROT_NONE again.)
  *
- * The three system calls below (reserve, commit, release) are the only
- * platform-specific code here; they belong behind src/base/platform.h once
- * that exists.
+ * Shared memories are used by other threads while one grows them: `size`
+ * is published with release order, and growth is serialised by grow_lock.
+ *
+ * The system calls below are the only platform-specific code here; they
+ * belong behind src/base/platform.h once that exists.
  */
 #include "internal.h"
 
@@ -22,22 +27,77 @@
 
 static void *rt_reserve(uint64_t bytes) {
     if (bytes > SIZE_MAX) return NULL;
-    void *p = mmap(NULL, (size_t)bytes, PROT_NONE,
+    void *p = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     return p == MAP_FAILED ? NULL : p;
-}
-
-static bool rt_commit(uint8_t *at, uint64_t bytes) {
-    if (bytes == 0) return true;
-    return mprotect(at, (size_t)bytes, PROT_READ | PROT_WRITE) == 0;
 }
 
 static void rt_release(uint8_t *at, uint64_t bytes) {
     munmap(at, (size_t)bytes);
 }
 
-weft_status rt_memory_alloc(const weft_config *config, weft_limits limits,
+/* Reservations of freed memories, reused by the next memory of the same
+   reserved size: mapping and unmapping 4 GiB of address space (the page
+   tables above all) is most of what an instance costs. A pooled
+   reservation has its touched pages discarded (they read as zero again),
+   exactly like a fresh one. */
+#define RT_POOL_MAX 16
+struct rt_mem_pool {
+    pthread_mutex_t lock;
+    uint32_t n;
+    struct { uint8_t *data; uint64_t reserved; } slots[RT_POOL_MAX];
+};
+
+struct rt_mem_pool *rt_mem_pool_new(void) {
+    struct rt_mem_pool *p = calloc(1, sizeof *p);
+    if (p && pthread_mutex_init(&p->lock, NULL) != 0) {
+        free(p);
+        p = NULL;
+    }
+    return p;
+}
+
+void rt_mem_pool_free(struct rt_mem_pool *p) {
+    if (!p) return;
+    for (uint32_t i = 0; i < p->n; i++) rt_release(p->slots[i].data, p->slots[i].reserved);
+    pthread_mutex_destroy(&p->lock);
+    free(p);
+}
+
+static uint8_t *rt_pool_take(struct rt_mem_pool *p, uint64_t reserved) {
+    uint8_t *data = NULL;
+    if (!p) return NULL;
+    pthread_mutex_lock(&p->lock);
+    for (uint32_t i = 0; i < p->n; i++)
+        if (p->slots[i].reserved == reserved) {
+            data = p->slots[i].data;
+            p->slots[i] = p->slots[--p->n];
+            break;
+        }
+    pthread_mutex_unlock(&p->lock);
+    return data;
+}
+
+/* Gives `data` (with `used` bytes accessible) to the pool; false if the
+   pool is full or the pages could not be reset (then the caller unmaps). */
+static bool rt_pool_give(struct rt_mem_pool *p, uint8_t *data, uint64_t reserved, uint64_t used) {
+    if (!p) return false;
+    if (used && madvise(data, (size_t)used, MADV_DONTNEED) != 0) return false;
+    bool kept = false;
+    pthread_mutex_lock(&p->lock);
+    if (p->n < RT_POOL_MAX) {
+        p->slots[p->n].data = data;
+        p->slots[p->n].reserved = reserved;
+        p->n++;
+        kept = true;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return kept;
+}
+
+weft_status rt_memory_alloc(weft_engine *engine, weft_limits limits,
                             weft_memory **out, weft_error *err) {
+    const weft_config *config = engine ? &engine->config : NULL;
     *out = NULL;
     if (limits.min > RT_MAX_PAGES || (limits.has_max && limits.max > RT_MAX_PAGES))
         return base_fail(err, WEFT_ERR_MISUSE,
@@ -75,7 +135,9 @@ weft_status rt_memory_alloc(const weft_config *config, weft_limits limits,
         free(m);
         return base_fail(err, WEFT_ERR_NOMEM, "out of memory making a memory's wait queues");
     }
-    m->data = rt_reserve(m->reserved);
+    m->engine = engine;
+    m->data = rt_pool_take(engine ? engine->mem_pool : NULL, m->reserved);
+    if (!m->data) m->data = rt_reserve(m->reserved);
     if (!m->data) {
         int e = errno;
         unsigned long long r = (unsigned long long)m->reserved;
@@ -86,12 +148,6 @@ weft_status rt_memory_alloc(const weft_config *config, weft_limits limits,
                          "cannot reserve %llu bytes of address space for a memory: %s",
                          r, strerror(e));
     }
-    if (!rt_commit(m->data, limits.min * RT_PAGE_SIZE)) {
-        int e = errno;
-        rt_memory_destroy(m);
-        return base_fail(err, WEFT_ERR_NOMEM, "cannot commit %llu pages of memory: %s",
-                         (unsigned long long)limits.min, strerror(e));
-    }
     atomic_store_explicit(&m->size, limits.min * RT_PAGE_SIZE, memory_order_relaxed);
     *out = m;
     return WEFT_OK;
@@ -99,7 +155,11 @@ weft_status rt_memory_alloc(const weft_config *config, weft_limits limits,
 
 void rt_memory_destroy(weft_memory *m) {
     if (!m) return;
-    if (m->data) rt_release(m->data, m->reserved);
+    if (m->data) {
+        uint64_t used = atomic_load_explicit(&m->size, memory_order_relaxed);
+        if (!rt_pool_give(m->engine ? m->engine->mem_pool : NULL, m->data, m->reserved, used))
+            rt_release(m->data, m->reserved);
+    }
     pthread_mutex_destroy(&m->grow_lock);
     rt_futex_free(m->futex);
     free(m);
@@ -107,7 +167,7 @@ void rt_memory_destroy(weft_memory *m) {
 
 weft_status rt_memory_create(weft_store *store, weft_limits limits,
                              weft_memory **out, weft_error *err) {
-    weft_status st = rt_memory_alloc(rt_store_config(store), limits, out, err);
+    weft_status st = rt_memory_alloc(store ? store->engine : NULL, limits, out, err);
     if (st != WEFT_OK) return st;
     (*out)->store = store;
     if (!rt_store_add_memory(store, *out)) {
@@ -126,11 +186,10 @@ int64_t rt_memory_grow(weft_memory *mem, uint64_t delta) {
     uint64_t old = bytes / RT_PAGE_SIZE;
     int64_t result = -1;
     if (delta <= mem->max_pages - old) {
-        if (rt_commit(mem->data + bytes, delta * RT_PAGE_SIZE)) {
-            atomic_store_explicit(&mem->size, bytes + delta * RT_PAGE_SIZE,
-                                  memory_order_release);
-            result = (int64_t)old;
-        }
+        /* The pages are mapped already (and zero until touched): growing
+           is publishing the new size. */
+        atomic_store_explicit(&mem->size, bytes + delta * RT_PAGE_SIZE, memory_order_release);
+        result = (int64_t)old;
     }
     pthread_mutex_unlock(&mem->grow_lock);
     return result;

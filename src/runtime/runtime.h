@@ -59,6 +59,7 @@ struct weft_memory {
     pthread_mutex_t grow_lock;    /* serialises growth */
     rt_futex *futex;              /* wait queues (futex.c); shared memories only */
     weft_store *store;
+    weft_engine *engine;          /* whose reservation pool takes it back */
 };
 
 struct weft_table {
