@@ -66,12 +66,16 @@ static int thr_block(struct weft_wasi *w, wasi_wait *wait) {
     return result;
 }
 
+/* The process's blocker stands in for the context's own for the length of
+   a run (no other user of the context may run meanwhile: weft.h). */
 void thr_block_install(thr_process *p) {
+    p->saved_block = p->wasi->block;
+    p->saved_block_env = p->wasi->block_env;
     p->wasi->block_env = p;
     p->wasi->block = thr_block;
 }
 
 void thr_block_remove(thr_process *p) {
-    p->wasi->block = wasi_block_default;
-    p->wasi->block_env = NULL;
+    p->wasi->block = p->saved_block;
+    p->wasi->block_env = p->saved_block_env;
 }

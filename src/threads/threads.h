@@ -40,6 +40,8 @@
     "-Wl,--import-memory,--shared-memory,--max-memory=N"
 
 typedef struct thr_process thr_process;
+struct weft_wasi;
+struct wasi_wait;
 
 /* One thread: tid, instance, execution and OS thread. Fields other than
    `done`, `next` are written before the OS thread starts or by the thread
@@ -88,6 +90,9 @@ struct thr_process {
     _Atomic bool ending;      /* outcome fixed; spawns refused */
     bool stop_requested;      /* weft_process_stop before the run */
     int stop_pipe[2];         /* readable once the process ends (block.c) */
+    /* The WASI blocker (a wasi_blocker) the run replaced, and its env. */
+    int (*saved_block)(struct weft_wasi *w, struct wasi_wait *wait);
+    void *saved_block_env;
     char *spawn_error;        /* why the last thread-spawn failed */
 
     weft_process_outcome outcome;
