@@ -463,9 +463,10 @@ typedef struct weft_wasi weft_wasi;
 typedef struct weft_process weft_process;
 
 typedef struct weft_process_config {
-    /* Threads alive at once, the main thread included. A thread-spawn past
-       it returns -6 (WASI EAGAIN), and the reason is kept for the report.
-       0 = the default, 128. */
+    /* Threads alive at once, the main thread included. A thread-spawn at
+       the limit waits up to 100 ms for a thread to end, then returns -6
+       (WASI EAGAIN), and the reason is kept for the report. 0 = the
+       default, 128. */
     uint32_t max_threads;
 } weft_process_config;
 

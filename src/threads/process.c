@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "threads.h"
@@ -43,7 +44,7 @@ void thr_end_locked(thr_process *p, weft_process_end end, int32_t code, uint32_t
     if (err) o->error = *err;
     atomic_store_explicit(&p->ending, true, memory_order_release);
     thr_stop_all_locked(p);
-    pthread_cond_signal(&p->cond);
+    pthread_cond_broadcast(&p->cond); /* the supervisor, and spawns waiting at the limit */
 }
 
 /* Joins a thread that has ended and frees it; after a deadlock, keeps what
@@ -130,7 +131,13 @@ weft_status weft_process_new(weft_engine *engine, weft_module *module, weft_wasi
     atomic_init(&p->counts, 0);
     atomic_init(&p->ending, false);
     bool lock_ok = pthread_mutex_init(&p->lock, NULL) == 0;
-    bool cond_ok = lock_ok && pthread_cond_init(&p->cond, NULL) == 0;
+    bool cond_ok = false;
+    pthread_condattr_t ca;
+    if (lock_ok && pthread_condattr_init(&ca) == 0) {
+        cond_ok = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) == 0 &&
+                  pthread_cond_init(&p->cond, &ca) == 0;
+        pthread_condattr_destroy(&ca);
+    }
     if (!cond_ok) {
         if (lock_ok) pthread_mutex_destroy(&p->lock);
         weft_module_release(p->module);
@@ -202,8 +209,10 @@ weft_status weft_process_run(weft_process *proc, weft_process_outcome *out) {
         thr_block_install(p);
         weft_error err;
         thr_count_live_locked(p, +1);
-        st = thr_thread_start_locked(p, 1, p->shape.start, NULL, 0, &err);
+        thr_thread *t = thr_thread_make(p, 1, p->shape.start, NULL, 0, &err);
+        st = t ? thr_thread_launch_locked(p, t, &err) : err.status;
         if (st != WEFT_OK) {
+            thr_thread_discard(t);
             thr_count_live_locked(p, -1);
             thr_end_locked(p, WEFT_PROCESS_FAILED, 0, 1, &err);
         }

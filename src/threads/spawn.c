@@ -13,6 +13,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "threads.h"
 
@@ -89,37 +90,46 @@ static void *thr_thread_main(void *arg) {
     }
     t->done = true;
     thr_count_live_locked(p, -1);
-    pthread_cond_signal(&p->cond);
+    pthread_cond_broadcast(&p->cond); /* the supervisor, and spawns waiting at the limit */
     pthread_mutex_unlock(&p->lock);
     return NULL;
 }
 
-weft_status thr_thread_start_locked(thr_process *p, uint32_t tid, weft_func *func,
-                                    const weft_val *args, size_t nargs, weft_error *err) {
+thr_thread *thr_thread_make(thr_process *p, uint32_t tid, weft_func *func, const weft_val *args,
+                            size_t nargs, weft_error *err) {
     thr_thread *t = calloc(1, sizeof *t);
     weft_exec *e = t ? weft_exec_new(p->store) : NULL;
     if (!e) {
         free(t);
-        return base_fail(err, WEFT_ERR_NOMEM, "out of memory making thread %u's execution", tid);
+        base_fail(err, WEFT_ERR_NOMEM, "out of memory making thread %u's execution", tid);
+        return NULL;
     }
     weft_status st = weft_exec_start(e, func, args, nargs);
     if (st != WEFT_OK) {
         weft_exec_free(e);
         free(t);
-        return base_fail(err, st, "cannot start thread %u (%s)", tid, weft_status_name(st));
+        base_fail(err, st, "cannot start thread %u (%s)", tid, weft_status_name(st));
+        return NULL;
     }
     t->p = p;
     t->tid = tid;
     t->exec = e;
     e->group = &p->group;
     e->group_member = t;
+    return t;
+}
+
+void thr_thread_discard(thr_thread *t) {
+    if (!t) return;
+    weft_exec_free(t->exec);
+    free(t);
+}
+
+weft_status thr_thread_launch_locked(thr_process *p, thr_thread *t, weft_error *err) {
     int rc = pthread_create(&t->os, NULL, thr_thread_main, t);
-    if (rc != 0) {
-        weft_exec_free(e);
-        free(t);
+    if (rc != 0)
         return base_fail(err, WEFT_ERR_NOMEM, "cannot create an OS thread for thread %u: %s",
-                         tid, strerror(rc));
-    }
+                         t->tid, strerror(rc));
     t->next = p->threads;
     p->threads = t;
     p->started++;
@@ -135,6 +145,25 @@ static int32_t thr_spawn(thr_process *p, int32_t start_arg) {
     }
     uint32_t live = THR_LIVE(atomic_load_explicit(&p->counts, memory_order_acquire));
     if (live >= p->max_threads) {
+        /* At the limit, wait a little for a thread to leave: a thread whose
+           function has returned to the guest's join (it set its "done"
+           word) may not have been scheduled to leave yet, and a program
+           that joins before it spawns must not see EAGAIN for that. */
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += THR_SPAWN_GRACE_MS * 1000000L;
+        until.tv_sec += until.tv_nsec / 1000000000L;
+        until.tv_nsec %= 1000000000L;
+        while (live >= p->max_threads && !atomic_load_explicit(&p->ending, memory_order_relaxed) &&
+               pthread_cond_timedwait(&p->cond, &p->lock, &until) == 0)
+            live = THR_LIVE(atomic_load_explicit(&p->counts, memory_order_acquire));
+        live = THR_LIVE(atomic_load_explicit(&p->counts, memory_order_acquire));
+    }
+    if (atomic_load_explicit(&p->ending, memory_order_relaxed)) {
+        pthread_mutex_unlock(&p->lock);
+        return -THR_WASI_EAGAIN;
+    }
+    if (live >= p->max_threads) {
         thr_spawn_failed_locked(p,
                                 "thread-spawn returned -EAGAIN: %u threads are alive (the main "
                                 "thread included), the limit (--max-threads %u)",
@@ -149,24 +178,28 @@ static int32_t thr_spawn(thr_process *p, int32_t start_arg) {
     weft_error err;
     weft_instance *inst = NULL;
     weft_func *start = NULL;
+    thr_thread *t = NULL;
     weft_status st = weft_linker_instantiate(p->linker, p->module, &inst, &err);
     if (st == WEFT_OK) {
         start = weft_instance_func(inst, "wasi_thread_start");
         if (!start) st = base_fail(&err, WEFT_ERR_LINK, "no export wasi_thread_start");
     }
-
-    pthread_mutex_lock(&p->lock);
-    if (st == WEFT_OK && atomic_load_explicit(&p->ending, memory_order_relaxed))
-        st = base_fail(&err, WEFT_ERR_MISUSE, "the process is ending");
     if (st == WEFT_OK) {
         weft_val args[2];
         memset(args, 0, sizeof args);
         args[0].type = args[1].type = WEFT_I32;
         args[0].of.i32 = (int32_t)tid;
         args[1].of.i32 = start_arg;
-        st = thr_thread_start_locked(p, tid, start, args, 2, &err);
+        t = thr_thread_make(p, tid, start, args, 2, &err);
+        if (!t) st = err.status;
     }
+
+    pthread_mutex_lock(&p->lock);
+    if (st == WEFT_OK && atomic_load_explicit(&p->ending, memory_order_relaxed))
+        st = base_fail(&err, WEFT_ERR_MISUSE, "the process is ending");
+    if (st == WEFT_OK) st = thr_thread_launch_locked(p, t, &err);
     if (st != WEFT_OK) {
+        thr_thread_discard(t);
         if (!atomic_load_explicit(&p->ending, memory_order_relaxed))
             thr_spawn_failed_locked(p, "thread-spawn returned -EAGAIN: thread %u: %s", tid,
                                     err.message);

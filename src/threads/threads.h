@@ -35,6 +35,8 @@
 
 #define THR_DEFAULT_MAX_THREADS 128u
 #define THR_WASI_EAGAIN 6 /* WASI errno EAGAIN: thread-spawn returns -6 */
+#define THR_SPAWN_GRACE_MS 100 /* how long a spawn at the limit waits for a
+                                  thread to leave before it fails */
 #define THR_FIX                                                               \
     "rebuild with: clang --target=wasm32-wasip1-threads -pthread "            \
     "-Wl,--import-memory,--shared-memory,--max-memory=N"
@@ -112,11 +114,16 @@ weft_status thr_check_module(const weft_module *module, thr_shape *shape, weft_e
 /* The host function behind wasi.thread-spawn (env = the process). */
 weft_status thr_spawn_host(weft_caller *caller, void *env, const weft_val *args,
                            weft_val *results);
-/* Starts thread `tid` of `p` running `func(args)` in instance `inst` (made
-   already); tid 1 is the main thread. Call with p->lock held. Returns
-   WEFT_OK or fills err. */
-weft_status thr_thread_start_locked(thr_process *p, uint32_t tid, weft_func *func,
-                                    const weft_val *args, size_t nargs, weft_error *err);
+/* Makes thread `tid` of `p`, ready to run `func(args)` (of an instance
+   made already; tid 1 is the main thread), without starting it. NULL with
+   err filled on failure. */
+thr_thread *thr_thread_make(thr_process *p, uint32_t tid, weft_func *func,
+                            const weft_val *args, size_t nargs, weft_error *err);
+/* Frees a thread that was made but not launched. Accepts NULL. */
+void thr_thread_discard(thr_thread *t);
+/* Starts its OS thread and publishes it (p->threads). Call with p->lock
+   held and the process not ending. On failure the caller still owns t. */
+weft_status thr_thread_launch_locked(thr_process *p, thr_thread *t, weft_error *err);
 /* The futex hooks (exec_group). */
 void thr_blocked(exec_group *g, weft_exec *e, uint64_t addr, int width);
 void thr_unblocked(exec_group *g, weft_exec *e);
