@@ -36,15 +36,25 @@ static void rt_release(uint8_t *at, uint64_t bytes) {
     munmap(at, (size_t)bytes);
 }
 
-/* Reservations of freed memories, reused by the next memory of the same
-   reserved size: mapping and unmapping 4 GiB of address space (the page
-   tables above all) is most of what an instance costs. A pooled
-   reservation has its touched pages discarded (they read as zero again),
-   exactly like a fresh one. */
+/* The engine's pool of reservations. Mapping and unmapping 4 GiB of
+   address space (the page tables above all) is most of what an instance
+   costs, so:
+   - memories that may grow to the whole 32-bit range (no declared maximum,
+     the common case) take a slot of a chunk of RT_CHUNK_SLOTS such
+     reservations, mapped once and never unmapped before the engine goes;
+   - other sizes keep up to RT_POOL_MAX freed reservations for reuse by the
+     next memory of exactly that size.
+   A returned reservation has its touched pages discarded (they read as
+   zero again), so it is exactly like a fresh one. One lock guards it all;
+   it is taken once per memory made or freed. */
 #define RT_POOL_MAX 16
+#define RT_CHUNK_SLOTS 16
+#define RT_SLOT_BYTES ((uint64_t)RT_MAX_PAGES * RT_PAGE_SIZE + RT_GUARD_BYTES)
 struct rt_mem_pool {
     pthread_mutex_t lock;
-    uint32_t n;
+    BASE_VEC(uint8_t *) chunks;     /* each RT_CHUNK_SLOTS * RT_SLOT_BYTES */
+    BASE_VEC(uint8_t *) free_slots; /* slots of the chunks not in use */
+    uint32_t n;                     /* cached reservations of other sizes */
     struct { uint8_t *data; uint64_t reserved; } slots[RT_POOL_MAX];
 };
 
@@ -60,39 +70,74 @@ struct rt_mem_pool *rt_mem_pool_new(void) {
 void rt_mem_pool_free(struct rt_mem_pool *p) {
     if (!p) return;
     for (uint32_t i = 0; i < p->n; i++) rt_release(p->slots[i].data, p->slots[i].reserved);
+    for (size_t i = 0; i < p->chunks.len; i++) rt_release(p->chunks.data[i], RT_CHUNK_SLOTS * RT_SLOT_BYTES);
+    BASE_VEC_FREE(p->chunks);
+    BASE_VEC_FREE(p->free_slots);
     pthread_mutex_destroy(&p->lock);
     free(p);
 }
 
-static uint8_t *rt_pool_take(struct rt_mem_pool *p, uint64_t reserved) {
-    uint8_t *data = NULL;
-    if (!p) return NULL;
-    pthread_mutex_lock(&p->lock);
+static bool rt_pool_in_chunk(const struct rt_mem_pool *p, const uint8_t *data) {
+    for (size_t i = 0; i < p->chunks.len; i++)
+        if (data >= p->chunks.data[i] && data < p->chunks.data[i] + RT_CHUNK_SLOTS * RT_SLOT_BYTES)
+            return true;
+    return false;
+}
+
+/* A reservation of `reserved` bytes from the pool, or NULL (then the
+   caller maps its own). Called with the lock held. */
+static uint8_t *rt_pool_take_locked(struct rt_mem_pool *p, uint64_t reserved) {
+    if (reserved == RT_SLOT_BYTES) {
+        if (p->free_slots.len == 0) {
+            uint8_t *chunk = rt_reserve(RT_CHUNK_SLOTS * RT_SLOT_BYTES);
+            if (!chunk) return NULL;
+            if (!BASE_VEC_PUSH(p->chunks, chunk) || !BASE_VEC_RESERVE(p->free_slots, RT_CHUNK_SLOTS)) {
+                if (p->chunks.len && p->chunks.data[p->chunks.len - 1] == chunk) p->chunks.len--;
+                rt_release(chunk, RT_CHUNK_SLOTS * RT_SLOT_BYTES);
+                return NULL;
+            }
+            for (uint32_t k = RT_CHUNK_SLOTS; k-- > 0;)
+                p->free_slots.data[p->free_slots.len++] = chunk + k * RT_SLOT_BYTES;
+        }
+        return p->free_slots.data[--p->free_slots.len];
+    }
     for (uint32_t i = 0; i < p->n; i++)
         if (p->slots[i].reserved == reserved) {
-            data = p->slots[i].data;
+            uint8_t *data = p->slots[i].data;
             p->slots[i] = p->slots[--p->n];
-            break;
+            return data;
         }
+    return NULL;
+}
+
+static uint8_t *rt_pool_take(struct rt_mem_pool *p, uint64_t reserved) {
+    if (!p) return NULL;
+    pthread_mutex_lock(&p->lock);
+    uint8_t *data = rt_pool_take_locked(p, reserved);
     pthread_mutex_unlock(&p->lock);
     return data;
 }
 
-/* Gives `data` (with `used` bytes accessible) to the pool; false if the
-   pool is full or the pages could not be reset (then the caller unmaps). */
+/* Gives `data` (with `used` bytes touched at most) back to the pool; false
+   if the pool does not keep it (then the caller unmaps it). */
 static bool rt_pool_give(struct rt_mem_pool *p, uint8_t *data, uint64_t reserved, uint64_t used) {
     if (!p) return false;
     if (used && madvise(data, (size_t)used, MADV_DONTNEED) != 0) return false;
     bool kept = false;
     pthread_mutex_lock(&p->lock);
-    if (p->n < RT_POOL_MAX) {
+    bool in_chunk = reserved == RT_SLOT_BYTES && rt_pool_in_chunk(p, data);
+    if (in_chunk) {
+        /* The vector has room: it held this slot before. */
+        kept = BASE_VEC_PUSH(p->free_slots, data);
+    } else if (p->n < RT_POOL_MAX) {
         p->slots[p->n].data = data;
         p->slots[p->n].reserved = reserved;
         p->n++;
         kept = true;
     }
     pthread_mutex_unlock(&p->lock);
-    return kept;
+    /* A chunk's slot must never be unmapped on its own. */
+    return kept || in_chunk;
 }
 
 weft_status rt_memory_alloc(weft_engine *engine, weft_limits limits,
