@@ -86,12 +86,14 @@ done:
     return r;
 }
 
-uint32_t wasi_fd_pread(wasi_call *c, const weft_val *a) {
+/* fd_pread and fd_pwrite: the same checks, one system call apart. */
+static uint32_t wasi_fd_positioned(wasi_call *c, const weft_val *a, bool write) {
     uint32_t fd = WASI_U32(a, 0), iovs = WASI_U32(a, 1), n = WASI_U32(a, 2),
              out = WASI_U32(a, 4);
     uint64_t off = WASI_U64(a, 3);
     wasi_ref ref;
-    wasi_errno r = wasi_fd_acquire(c->w, fd, WASI_RIGHT_FD_READ | WASI_RIGHT_FD_SEEK, &ref);
+    wasi_errno r = wasi_fd_acquire(c->w, fd, (write ? WASI_RIGHT_FD_WRITE : WASI_RIGHT_FD_READ) | WASI_RIGHT_FD_SEEK,
+                                   &ref);
     if (r) return r;
     struct iovec *v = NULL;
     size_t total;
@@ -99,36 +101,18 @@ uint32_t wasi_fd_pread(wasi_call *c, const weft_val *a) {
     else if (off > INT64_MAX) r = WASI_EINVAL;
     else r = wasi_iovecs(c, iovs, n, &v, &total);
     if (r) goto done;
-    ssize_t got = preadv(ref.host, v, (int)n, (off_t)off);
-    if (got < 0) r = wasi_errno_from_host(errno);
-    else r = wasi_put32(c, out, (uint32_t)got);
+    ssize_t done_bytes = write ? pwritev(ref.host, v, (int)n, (off_t)off) : preadv(ref.host, v, (int)n, (off_t)off);
+    if (done_bytes < 0) r = wasi_errno_from_host(errno);
+    else if (!write || !(r = wasi_after_write(&ref))) r = wasi_put32(c, out, (uint32_t)done_bytes);
 done:
     free(v);
     wasi_fd_release(c->w, &ref);
     return r;
 }
 
-uint32_t wasi_fd_pwrite(wasi_call *c, const weft_val *a) {
-    uint32_t fd = WASI_U32(a, 0), iovs = WASI_U32(a, 1), n = WASI_U32(a, 2),
-             out = WASI_U32(a, 4);
-    uint64_t off = WASI_U64(a, 3);
-    wasi_ref ref;
-    wasi_errno r = wasi_fd_acquire(c->w, fd, WASI_RIGHT_FD_WRITE | WASI_RIGHT_FD_SEEK, &ref);
-    if (r) return r;
-    struct iovec *v = NULL;
-    size_t total;
-    if (!wasi_mem(c, out, 4)) r = WASI_EFAULT;
-    else if (off > INT64_MAX) r = WASI_EINVAL;
-    else r = wasi_iovecs(c, iovs, n, &v, &total);
-    if (r) goto done;
-    ssize_t put = pwritev(ref.host, v, (int)n, (off_t)off);
-    if (put < 0) r = wasi_errno_from_host(errno);
-    else if (!(r = wasi_after_write(&ref))) r = wasi_put32(c, out, (uint32_t)put);
-done:
-    free(v);
-    wasi_fd_release(c->w, &ref);
-    return r;
-}
+uint32_t wasi_fd_pread(wasi_call *c, const weft_val *a) { return wasi_fd_positioned(c, a, false); }
+
+uint32_t wasi_fd_pwrite(wasi_call *c, const weft_val *a) { return wasi_fd_positioned(c, a, true); }
 
 uint32_t wasi_fd_seek(wasi_call *c, const weft_val *a) {
     uint32_t fd = WASI_U32(a, 0), whence = WASI_U32(a, 2), out = WASI_U32(a, 3);
