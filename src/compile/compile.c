@@ -1055,6 +1055,23 @@ static weft_status missing_end(compiler *c) {
     return cmp_fail(c, WEFT_ERR_MALFORMED, "END opcode expected");
 }
 
+/* An atomic access: pops the address and `n` operands of `types`, pushes
+   a result of type `rt` (0: none), and emits op [dst] address operands...
+   offset. */
+static weft_status emit_atomic(compiler *c, uint32_t op, weft_valtype rt, uint32_t n,
+                               const weft_valtype *types, uint32_t offset) {
+    centry v[2], addr;
+    for (uint32_t i = n; i-- > 0;) TRY(pop(c, types[i], &v[i]));
+    TRY(pop(c, WEFT_I32, &addr));
+    uint32_t dst = rt ? push(c, rt) : 0;
+    emit_op(c, op);
+    if (rt) emit(c, dst);
+    emit_src(c, addr.slot);
+    for (uint32_t i = 0; i < n; i++) emit_src(c, v[i].slot);
+    emit(c, offset);
+    return WEFT_OK;
+}
+
 /* Atomic memory instructions (threads proposal, 0xFE prefix). Their
    memarg alignment must be exactly the access size; misaligned addresses
    trap at run time ("unaligned atomic"). */
@@ -1092,71 +1109,14 @@ static weft_status compile_atomic(compiler *c) {
     TRY(need_memory(c, 0));
     if (align >= 32 || (1u << align) != bytes)
         return cmp_fail(c, WEFT_ERR_INVALID, "alignment must be equal to natural for atomics");
-    centry addr, a, b, t;
-    uint32_t dst;
-    switch (op) {
-    case CMP_ATOMIC_NOTIFY:
-        TRY(pop(c, WEFT_I32, &a));
-        TRY(pop(c, WEFT_I32, &addr));
-        dst = push(c, WEFT_I32);
-        emit_op(c, op);
-        emit(c, dst);
-        emit_src(c, addr.slot);
-        emit_src(c, a.slot);
-        emit(c, offset);
-        return WEFT_OK;
-    case CMP_ATOMIC_WAIT32:
-    case CMP_ATOMIC_WAIT64:
-        TRY(pop(c, WEFT_I64, &t));
-        TRY(pop(c, type, &a));
-        TRY(pop(c, WEFT_I32, &addr));
-        dst = push(c, WEFT_I32);
-        emit_op(c, op);
-        emit(c, dst);
-        emit_src(c, addr.slot);
-        emit_src(c, a.slot);
-        emit_src(c, t.slot);
-        emit(c, offset);
-        return WEFT_OK;
-    default:
-        break;
-    }
-    if (sub <= 0x16) { /* loads */
-        TRY(pop(c, WEFT_I32, &addr));
-        dst = push(c, type);
-        emit_op(c, op);
-        emit(c, dst);
-        emit_src(c, addr.slot);
-        emit(c, offset);
-    } else if (sub <= 0x1D) { /* stores */
-        TRY(pop(c, type, &a));
-        TRY(pop(c, WEFT_I32, &addr));
-        emit_op(c, op);
-        emit_src(c, addr.slot);
-        emit_src(c, a.slot);
-        emit(c, offset);
-    } else if (sub < 0x48) { /* read-modify-write */
-        TRY(pop(c, type, &a));
-        TRY(pop(c, WEFT_I32, &addr));
-        dst = push(c, type);
-        emit_op(c, op);
-        emit(c, dst);
-        emit_src(c, addr.slot);
-        emit_src(c, a.slot);
-        emit(c, offset);
-    } else { /* compare-exchange */
-        TRY(pop(c, type, &b));
-        TRY(pop(c, type, &a));
-        TRY(pop(c, WEFT_I32, &addr));
-        dst = push(c, type);
-        emit_op(c, op);
-        emit(c, dst);
-        emit_src(c, addr.slot);
-        emit_src(c, a.slot);
-        emit_src(c, b.slot);
-        emit(c, offset);
-    }
-    return WEFT_OK;
+    const weft_valtype one[1] = {type}, wait[2] = {type, WEFT_I64}, two[2] = {type, type};
+    const weft_valtype count[1] = {WEFT_I32};
+    if (op == CMP_ATOMIC_NOTIFY) return emit_atomic(c, op, WEFT_I32, 1, count, offset);
+    if (op == CMP_ATOMIC_WAIT32 || op == CMP_ATOMIC_WAIT64) return emit_atomic(c, op, WEFT_I32, 2, wait, offset);
+    if (sub <= 0x16) return emit_atomic(c, op, type, 0, NULL, offset);   /* loads */
+    if (sub <= 0x1D) return emit_atomic(c, op, 0, 1, one, offset);       /* stores */
+    if (sub < 0x48) return emit_atomic(c, op, type, 1, one, offset);     /* read-modify-write */
+    return emit_atomic(c, op, type, 2, two, offset);                      /* compare-exchange */
 }
 
 /* Compiles one instruction. Returns WEFT_OK; sets *done after the final end. */
