@@ -37,14 +37,7 @@ static int thr_block(struct weft_wasi *w, wasi_wait *wait) {
     fds[wait->nfds].events = POLLIN;
     int result;
     for (;;) {
-        struct timespec ts, *tsp = NULL;
-        if (wait->deadline >= 0) {
-            int64_t left = wait->deadline - wasi_now_monotonic();
-            if (left < 0) left = 0;
-            ts.tv_sec = (time_t)(left / 1000000000);
-            ts.tv_nsec = (long)(left % 1000000000);
-            tsp = &ts;
-        }
+        struct timespec ts, *tsp = wasi_time_left(wait->deadline, &ts);
         for (size_t i = 0; i <= wait->nfds; i++) fds[i].revents = 0;
         int n = ppoll(fds, (nfds_t)wait->nfds + 1, tsp, NULL);
         if (n < 0) {

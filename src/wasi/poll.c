@@ -24,6 +24,15 @@ int64_t wasi_now_monotonic(void) {
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+struct timespec *wasi_time_left(int64_t deadline, struct timespec *ts) {
+    if (deadline < 0) return NULL;
+    int64_t left = deadline - wasi_now_monotonic();
+    if (left < 0) left = 0;
+    ts->tv_sec = (time_t)(left / 1000000000);
+    ts->tv_nsec = (long)(left % 1000000000);
+    return ts;
+}
+
 int wasi_block_default(struct weft_wasi *w, wasi_wait *wait) {
     (void)w;
     if (wait->nfds == 0 && wait->deadline == 0) {
@@ -31,14 +40,7 @@ int wasi_block_default(struct weft_wasi *w, wasi_wait *wait) {
         return 0;
     }
     for (;;) {
-        struct timespec ts, *tsp = NULL;
-        if (wait->deadline >= 0) {
-            int64_t left = wait->deadline - wasi_now_monotonic();
-            if (left < 0) left = 0;
-            ts.tv_sec = (time_t)(left / 1000000000);
-            ts.tv_nsec = (long)(left % 1000000000);
-            tsp = &ts;
-        }
+        struct timespec ts, *tsp = wasi_time_left(wait->deadline, &ts);
         int n = ppoll(wait->fds, (nfds_t)wait->nfds, tsp, NULL);
         if (n < 0) {
             if (errno == EINTR) continue;

@@ -415,6 +415,9 @@ WASI_INTERNAL wasi_errno wasi_wait_ready(struct weft_wasi *w, int host,
                                          short events, bool nonblock);
 /* CLOCK_MONOTONIC now, in ns. */
 WASI_INTERNAL int64_t wasi_now_monotonic(void);
+/* The time left until the monotonic `deadline` (ns; negative: none, then
+   NULL) as a timespec in *ts, for ppoll and friends. */
+WASI_INTERNAL struct timespec *wasi_time_left(int64_t deadline, struct timespec *ts);
 /* Host clock for a WASI clock id, or -1 if the id is unknown. */
 WASI_INTERNAL int wasi_host_clock(uint32_t id);
 
