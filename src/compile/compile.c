@@ -1041,6 +1041,26 @@ static weft_status compile_misc(compiler *c) {
     }
 }
 
+/* A numeric constant (`bits` as stored in a slot): an entry naming the
+   constant, or, past the constant table's capacity, an operation that
+   writes it. */
+static weft_status compile_const(compiler *c, weft_valtype type, uint64_t bits) {
+    uint32_t cs = const_slot(c, bits);
+    if (cs != NO_SLOT) {
+        push_at(c, type, cs);
+        return WEFT_OK;
+    }
+    bool wide = type == WEFT_I64 || type == WEFT_F64;
+    uint32_t dst = push(c, type);
+    emit_op(c, wide ? CMP_CONST64 : CMP_CONST32);
+    uint32_t dpos = (uint32_t)c->code.len;
+    emit(c, dst);
+    emit(c, (uint32_t)bits);
+    if (wide) emit(c, (uint32_t)(bits >> 32));
+    mark_producer(c, dpos);
+    return WEFT_OK;
+}
+
 /* The body ran out before its final `end` (§5.5.13). Word it as the
    reference interpreter does, which reads on into the section: the body's
    size is one short when the next byte is that `end`; the section ends when
@@ -1440,58 +1460,22 @@ static weft_status compile_instr(compiler *c, bool *done) {
     case 0x41: { /* i32.const */
         int64_t v;
         if (!base_read_sleb(&c->r, 32, &v)) return cmp_read_fail(c);
-        uint32_t cs = const_slot(c, (uint32_t)v);
-        if (cs != NO_SLOT) {
-            push_at(c, WEFT_I32, cs);
-            return WEFT_OK;
-        }
-        uint32_t dst = push(c, WEFT_I32);
-        emit_op(c, CMP_CONST32);
-        uint32_t dpos = (uint32_t)c->code.len;
-        emit(c, dst);
-        emit(c, (uint32_t)v);
-        mark_producer(c, dpos);
-        return WEFT_OK;
+        return compile_const(c, WEFT_I32, (uint32_t)v);
     }
-    case 0x42:   /* i64.const */
-    case 0x44: { /* f64.const */
-        uint64_t v;
-        if (opcode == 0x42) {
-            int64_t sv;
-            if (!base_read_sleb(&c->r, 64, &sv)) return cmp_read_fail(c);
-            v = (uint64_t)sv;
-        } else if (!base_read_f64(&c->r, &v)) {
-            return cmp_read_fail(c);
-        }
-        uint32_t cs = const_slot(c, v);
-        if (cs != NO_SLOT) {
-            push_at(c, opcode == 0x42 ? WEFT_I64 : WEFT_F64, cs);
-            return WEFT_OK;
-        }
-        uint32_t dst = push(c, opcode == 0x42 ? WEFT_I64 : WEFT_F64);
-        emit_op(c, CMP_CONST64);
-        uint32_t dpos = (uint32_t)c->code.len;
-        emit(c, dst);
-        emit(c, (uint32_t)v);
-        emit(c, (uint32_t)(v >> 32));
-        mark_producer(c, dpos);
-        return WEFT_OK;
+    case 0x42: { /* i64.const */
+        int64_t v;
+        if (!base_read_sleb(&c->r, 64, &v)) return cmp_read_fail(c);
+        return compile_const(c, WEFT_I64, (uint64_t)v);
     }
     case 0x43: { /* f32.const */
         uint32_t v;
         if (!base_read_f32(&c->r, &v)) return cmp_read_fail(c);
-        uint32_t cs = const_slot(c, v);
-        if (cs != NO_SLOT) {
-            push_at(c, WEFT_F32, cs);
-            return WEFT_OK;
-        }
-        uint32_t dst = push(c, WEFT_F32);
-        emit_op(c, CMP_CONST32);
-        uint32_t dpos = (uint32_t)c->code.len;
-        emit(c, dst);
-        emit(c, v);
-        mark_producer(c, dpos);
-        return WEFT_OK;
+        return compile_const(c, WEFT_F32, v);
+    }
+    case 0x44: { /* f64.const */
+        uint64_t v;
+        if (!base_read_f64(&c->r, &v)) return cmp_read_fail(c);
+        return compile_const(c, WEFT_F64, v);
     }
     case 0xAD: /* i64.extend_i32_u: i32 slots are zero-extended already */
     case 0xBC: /* reinterpretations change the type, not the bits */

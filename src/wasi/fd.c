@@ -23,30 +23,6 @@ static bool wasi_is_stream(uint8_t filetype) {
            filetype != WASI_FILETYPE_BLOCK_DEVICE;
 }
 
-uint32_t wasi_fd_read(wasi_call *c, const weft_val *a) {
-    uint32_t fd = WASI_U32(a, 0), iovs = WASI_U32(a, 1), n = WASI_U32(a, 2),
-             out = WASI_U32(a, 3);
-    wasi_ref ref;
-    wasi_errno r = wasi_fd_acquire(c->w, fd, WASI_RIGHT_FD_READ, &ref);
-    if (r) return r;
-    struct iovec *v = NULL;
-    size_t total;
-    if (!wasi_mem(c, out, 4)) r = WASI_EFAULT;
-    else r = wasi_iovecs(c, iovs, n, &v, &total);
-    if (r) goto done;
-    if (wasi_is_stream(ref.filetype) && total > 0) {
-        r = wasi_wait_ready(c->w, ref.host, POLLIN, ref.flags & WASI_FDFLAG_NONBLOCK);
-        if (r) goto done;
-    }
-    ssize_t got = readv(ref.host, v, (int)n);
-    if (got < 0) r = wasi_errno_from_host(errno);
-    else r = wasi_put32(c, out, (uint32_t)got);
-done:
-    free(v);
-    wasi_fd_release(c->w, &ref);
-    return r;
-}
-
 /* After a write on an fd with a sync flag: the flag's guarantee. */
 static wasi_errno wasi_after_write(const wasi_ref *ref) {
     if ((ref->flags & (WASI_FDFLAG_SYNC | WASI_FDFLAG_RSYNC)) && fsync(ref->host) != 0)
@@ -56,11 +32,13 @@ static wasi_errno wasi_after_write(const wasi_ref *ref) {
     return WASI_ESUCCESS;
 }
 
-uint32_t wasi_fd_write(wasi_call *c, const weft_val *a) {
+/* fd_read and fd_write: stream fds wait for readiness through the
+   blocking helper first; a socket is written with sendmsg (no SIGPIPE). */
+static uint32_t wasi_fd_io(wasi_call *c, const weft_val *a, bool write) {
     uint32_t fd = WASI_U32(a, 0), iovs = WASI_U32(a, 1), n = WASI_U32(a, 2),
              out = WASI_U32(a, 3);
     wasi_ref ref;
-    wasi_errno r = wasi_fd_acquire(c->w, fd, WASI_RIGHT_FD_WRITE, &ref);
+    wasi_errno r = wasi_fd_acquire(c->w, fd, write ? WASI_RIGHT_FD_WRITE : WASI_RIGHT_FD_READ, &ref);
     if (r) return r;
     struct iovec *v = NULL;
     size_t total;
@@ -68,23 +46,29 @@ uint32_t wasi_fd_write(wasi_call *c, const weft_val *a) {
     else r = wasi_iovecs(c, iovs, n, &v, &total);
     if (r) goto done;
     if (wasi_is_stream(ref.filetype) && total > 0) {
-        r = wasi_wait_ready(c->w, ref.host, POLLOUT, ref.flags & WASI_FDFLAG_NONBLOCK);
+        r = wasi_wait_ready(c->w, ref.host, write ? POLLOUT : POLLIN, ref.flags & WASI_FDFLAG_NONBLOCK);
         if (r) goto done;
     }
-    ssize_t put;
-    if (ref.filetype == WASI_FILETYPE_SOCKET_STREAM) {
+    ssize_t moved;
+    if (!write) {
+        moved = readv(ref.host, v, (int)n);
+    } else if (ref.filetype == WASI_FILETYPE_SOCKET_STREAM) {
         struct msghdr msg = {.msg_iov = v, .msg_iovlen = n};
-        put = sendmsg(ref.host, &msg, MSG_NOSIGNAL);
+        moved = sendmsg(ref.host, &msg, MSG_NOSIGNAL);
     } else {
-        put = writev(ref.host, v, (int)n);
+        moved = writev(ref.host, v, (int)n);
     }
-    if (put < 0) r = wasi_errno_from_host(errno);
-    else if (!(r = wasi_after_write(&ref))) r = wasi_put32(c, out, (uint32_t)put);
+    if (moved < 0) r = wasi_errno_from_host(errno);
+    else if (!write || !(r = wasi_after_write(&ref))) r = wasi_put32(c, out, (uint32_t)moved);
 done:
     free(v);
     wasi_fd_release(c->w, &ref);
     return r;
 }
+
+uint32_t wasi_fd_read(wasi_call *c, const weft_val *a) { return wasi_fd_io(c, a, false); }
+
+uint32_t wasi_fd_write(wasi_call *c, const weft_val *a) { return wasi_fd_io(c, a, true); }
 
 /* fd_pread and fd_pwrite: the same checks, one system call apart. */
 static uint32_t wasi_fd_positioned(wasi_call *c, const weft_val *a, bool write) {
