@@ -1541,7 +1541,6 @@ static void add_const(compiler *c, uint64_t bits) {
     if (!BASE_VEC_PUSH(c->consts, bits)) c->oom = true;
 }
 
-static bool base_read_u32_bits(base_reader *r, uint32_t *out) { return base_read_f32(r, out); }
 
 /* Walks one body's instructions checking only their binary form (§5.4);
    with `consts`, also collects every numeric constant. */
@@ -1593,7 +1592,7 @@ static weft_status walk_body(compiler *c, const mod_func *fn, bool consts) {
             if ((ok = base_read_sleb(&c->r, 64, &s64)) && consts) add_const(c, (uint64_t)s64);
             break;
         case 0x43:
-            if ((ok = base_read_u32_bits(&c->r, &u)) && consts) add_const(c, u);
+            if ((ok = base_read_f32(&c->r, &u)) && consts) add_const(c, u);
             break;
         case 0x44:
             if ((ok = base_read_f64(&c->r, &u64)) && consts) add_const(c, u64);
