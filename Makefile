@@ -12,7 +12,7 @@ WERROR ?=
 WARN := -Wall -Wextra -Wshadow -Wundef -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden -Iinclude $(WARN) $(OPT) \
 	$(if $(WERROR),-Werror) $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all) \
-	$(EXTRA_CFLAGS)
+	$(if $(LIBFUZZER),-fsanitize=fuzzer-no-link) $(EXTRA_CFLAGS)
 LDFLAGS_ALL := $(if $(SAN),-fsanitize=$(SAN)) -lpthread -lm $(EXTRA_LDFLAGS)
 
 LIB_SRC := $(sort $(wildcard src/base/*.c src/module/*.c src/compile/*.c src/exec/*.c \
@@ -25,10 +25,15 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 SPEC_OBJ := $(SPEC_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# Fuzz harnesses (fuzz/README.md): each fuzz/NAME.c is one target. Built
+# as plain programs over corpus files (fuzz/main.c) by default, with
+# libFuzzer when LIBFUZZER=1 (clang; `make fuzz` does that).
+FUZZ_SRC := $(filter-out fuzz/main.c,$(sort $(wildcard fuzz/*.c)))
+FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
 
-.PHONY: all test clean bench guests
+.PHONY: all test clean bench guests fuzz fuzz-bins
 all: $(BUILD)/libweft.a $(BUILD)/libweft.so $(BUILD)/weft $(BUILD)/weft-spectest $(UNIT_BIN) \
-	$(BUILD)/weft-disasm
+	$(BUILD)/weft-disasm $(FUZZ_BIN)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -54,6 +59,24 @@ $(BUILD)/weft-disasm: tools/disasm.c $(BUILD)/libweft.a
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
+
+# Harnesses see the internal headers too (the WASI one calls host functions
+# directly).
+$(BUILD)/fuzz/%: fuzz/%.c fuzz/main.c $(BUILD)/libweft.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $< $(if $(LIBFUZZER),-fsanitize=fuzzer,fuzz/main.c) \
+		$(BUILD)/libweft.a $(LDFLAGS_ALL)
+
+fuzz-bins: $(FUZZ_BIN)
+
+# Runs every harness (or FUZZ_TARGETS) under libFuzzer with ASan+UBSan for
+# FUZZ_TIME seconds each; findings land in $(FUZZ_BUILD)/crashes.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TIME ?= 60
+FUZZ_TARGETS ?=
+fuzz:
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang SAN=address,undefined LIBFUZZER=1 fuzz-bins
+	bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_TIME) $(FUZZ_TARGETS)
 
 # Runs every suite; each prints "N passed, N failed" and tests/run.sh adds
 # them up into the last line.

@@ -225,15 +225,38 @@ WEFT_API weft_module *weft_module_retain(weft_module *module);
    Accepts NULL. Thread-safe. */
 WEFT_API void weft_module_release(weft_module *module);
 
-/* Imports and exports, in module order. Strings and types are borrowed from
-   the module and live as long as it does. */
+/* A name from a module: `len` bytes of UTF-8 at `data`. Wasm names may
+   contain NUL bytes, so compare with the length (weft_instance_export_n,
+   weft_linker_define_n take one); data[len] is always a NUL, so a name
+   without NULs can also be used as a C string. Borrowed from the module. */
+typedef struct weft_name {
+    const char *data;
+    size_t len;
+} weft_name;
+/* True when `name` is exactly the C string `s` (so "a\0b" is not "a"). */
+WEFT_API bool weft_name_is(weft_name name, const char *s);
+
+/* Inspection: what a module imports, exports and carries, for embedders
+   that link by name or list a module's contents. Everything is borrowed
+   from the module and lives as long as it does. Each function takes an
+   index from 0 to its count - 1 (WEFT_ERR_NOT_FOUND past it, MISUSE for a
+   NULL module) and fills the non-NULL out-pointers. Thread-safe. */
+
+/* Imports, in module order. */
 WEFT_API uint32_t weft_module_import_count(const weft_module *module);
 WEFT_API weft_status weft_module_import(const weft_module *module, uint32_t index,
-                                        const char **module_name, const char **name,
+                                        weft_name *module_name, weft_name *name,
                                         weft_externtype *type);
+/* Exports, in module order. */
 WEFT_API uint32_t weft_module_export_count(const weft_module *module);
 WEFT_API weft_status weft_module_export(const weft_module *module, uint32_t index,
-                                        const char **name, weft_externtype *type);
+                                        weft_name *name, weft_externtype *type);
+/* Custom sections (§5.5.3), in module order, the "name" section included:
+   the section's name and its payload (the bytes after the name). */
+WEFT_API uint32_t weft_module_custom_count(const weft_module *module);
+WEFT_API weft_status weft_module_custom(const weft_module *module, uint32_t index,
+                                        weft_name *name, const uint8_t **data,
+                                        size_t *len);
 /* The function's name from the name section, or NULL. Borrowed. */
 WEFT_API const char *weft_module_func_name(const weft_module *module,
                                            uint32_t func_index);
@@ -369,6 +392,9 @@ WEFT_API void weft_linker_free(weft_linker *linker);
    the same pair replaces the earlier one. */
 WEFT_API weft_status weft_linker_define(weft_linker *linker, const char *module,
                                         const char *name, weft_extern ext);
+/* The same with names of explicit length, which may contain NUL bytes. */
+WEFT_API weft_status weft_linker_define_n(weft_linker *linker, weft_name module,
+                                          weft_name name, weft_extern ext);
 /* Defines every export of `inst` under the module name `module`. */
 WEFT_API weft_status weft_linker_define_instance(weft_linker *linker,
                                                  const char *module,

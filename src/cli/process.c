@@ -11,12 +11,12 @@
 bool cli_wants_process(const weft_module *m) {
     uint32_t n = weft_module_import_count(m);
     for (uint32_t i = 0; i < n; i++) {
-        const char *mod, *name;
+        weft_name mod, name;
         weft_externtype t;
         if (weft_module_import(m, i, &mod, &name, &t) != WEFT_OK) continue;
         if (t.kind == WEFT_EXTERN_MEMORY) return true;
-        if (t.kind == WEFT_EXTERN_FUNC && strcmp(mod, "wasi") == 0 &&
-            strcmp(name, "thread-spawn") == 0)
+        if (t.kind == WEFT_EXTERN_FUNC && weft_name_is(mod, "wasi") &&
+            weft_name_is(name, "thread-spawn"))
             return true;
     }
     return false;

@@ -172,9 +172,9 @@ static int cli_outcome(weft_status st, const weft_error *err) {
 static bool cli_has_import_module(const weft_module *m, const char *name) {
     uint32_t n = weft_module_import_count(m);
     for (uint32_t i = 0; i < n; i++) {
-        const char *mod, *nm;
+        weft_name mod;
         weft_externtype t;
-        if (weft_module_import(m, i, &mod, &nm, &t) == WEFT_OK && strcmp(mod, name) == 0)
+        if (weft_module_import(m, i, &mod, NULL, &t) == WEFT_OK && weft_name_is(mod, name))
             return true;
     }
     return false;

@@ -25,6 +25,10 @@
 #define CMP_MAX_CONSTS 1024 /* constant slots per function; more use CONST ops */
 #define NO_SLOT UINT32_MAX
 #define CONST_MARK 0xC0000000u /* entry slots from here on name constants */
+/* "No code position". Code positions are compared only by equality with
+   the current length, never computed backwards from it: `len - k` wraps
+   when the body has fewer than k words, and then meets this sentinel. */
+#define NO_POS UINT32_MAX
 
 typedef struct centry {
     weft_valtype type;
@@ -70,7 +74,8 @@ typedef struct compiler {
     BASE_VEC(uint32_t) pcmap;
 
     uint32_t taken_offset; /* module offset of the last producer taken */
-    uint32_t last_copy;   /* position of the last COPY, for merging */
+    uint32_t copy_end;    /* code length right after the last COPY, for
+                             merging; NO_POS when the last op is not one */
     uint32_t last_target; /* latest code position a branch may land on */
     /* The last emitted operation whose only effect is writing one slot:
        position of its dst word and the code length right after it. */
@@ -149,32 +154,34 @@ static void emit_src(compiler *c, uint32_t slot) {
 static void emit_copy(compiler *c, uint32_t dst, uint32_t src) {
     if (dst == src) return;
     uint32_t at = (uint32_t)c->code.len;
-    if (c->last_copy == at - 3 && c->last_target != at && !c->oom) {
+    if (c->copy_end == at && c->last_target != at && !c->oom) {
         /* Two copies in a row (no branch lands between them): one
-           operation. The first stays first, so order is kept. */
+           operation. The first stays first, so order is kept. A COPY is
+           3 words, so at >= 3 here. */
         c->code.data[at - 3] = CMP_COPY2;
         emit(c, dst);
         emit_src(c, src);
-        c->last_copy = UINT32_MAX;
+        c->copy_end = NO_POS;
         return;
     }
     emit_op(c, CMP_COPY);
     emit(c, dst);
     emit_src(c, src);
-    c->last_copy = at;
+    c->copy_end = c->oom ? NO_POS : (uint32_t)c->code.len;
 }
 
 /* Marks the operation just emitted, whose dst word is at `dst_pos`, as a
    pure producer that local.set may retarget. */
 static void mark_producer(compiler *c, uint32_t dst_pos) {
     c->producer_dst = dst_pos;
-    c->producer_end = (uint32_t)c->code.len;
+    /* After a failed emit the words are not there: mark nothing. */
+    c->producer_end = c->oom ? NO_POS : (uint32_t)c->code.len;
 }
 
 /* The operation that just computed `slot`, when it is the last one emitted
    (so its result is used nowhere else yet), or 0. */
 static uint32_t producer_of(const compiler *c, uint32_t slot) {
-    if (c->producer_end != c->code.len || c->producer_end == UINT32_MAX || c->oom) return 0;
+    if (c->producer_end != c->code.len || c->producer_end == NO_POS || c->oom) return 0;
     if (c->code.data[c->producer_dst] != slot) return 0;
     return c->code.data[c->producer_dst - 1];
 }
@@ -190,7 +197,7 @@ static void take_producer(compiler *c, uint32_t *a, uint32_t *b) {
     c->taken_offset = c->pcmap.data[c->pcmap.len + 1];
     while (c->const_refs.len && c->const_refs.data[c->const_refs.len - 1] >= at) c->const_refs.len--;
     /* Re-emitting a marker's word records it again, so put markers back. */
-    c->producer_end = UINT32_MAX;
+    c->producer_end = NO_POS;
 }
 
 /* The load that adds its address itself: _ADDI (a + immediate) or _ADD. */
@@ -263,7 +270,7 @@ static void fused_for(uint32_t cmp, uint32_t *if_true, uint32_t *if_false) {
    the branch can test its operands itself. */
 static void peel_compare(compiler *c, uint32_t cond_slot, bool when_true, peeled *pk) {
     pk->op = 0;
-    if (c->producer_end != c->code.len || c->producer_end == UINT32_MAX) return;
+    if (c->producer_end != c->code.len || c->producer_end == NO_POS) return;
     uint32_t at = c->producer_dst - 1;
     uint32_t cmp = c->code.data[at];
     if (c->code.data[c->producer_dst] != cond_slot) return;
@@ -278,7 +285,7 @@ static void peel_compare(compiler *c, uint32_t cond_slot, bool when_true, peeled
     c->code.len = at;
     c->pcmap.len -= 2; /* the comparison's entry */
     while (c->const_refs.len && c->const_refs.data[c->const_refs.len - 1] >= at) c->const_refs.len--;
-    c->producer_end = UINT32_MAX;
+    c->producer_end = NO_POS;
 }
 
 /* Emits a branch taken when the condition is `when_true`, fused with a
@@ -444,7 +451,7 @@ static void emit_moves(compiler *c, uint32_t n, uint32_t dst, bool consume) {
         /* The one value was just computed and is consumed here: compute
            it into its destination. */
         c->code.data[c->producer_dst] = dst;
-        c->producer_end = UINT32_MAX;
+        c->producer_end = NO_POS;
         return;
     }
     for (size_t i = first; i < c->stack.len; i++)
@@ -480,7 +487,7 @@ static void set_unreachable(compiler *c) {
    interpreter needs no code base: ip = &word + (int32_t)word. */
 static void set_target(compiler *c, uint32_t word, uint32_t target) {
     if (c->oom) return;
-    if (target > c->last_target || c->last_target == UINT32_MAX) c->last_target = target;
+    if (target > c->last_target || c->last_target == NO_POS) c->last_target = target;
     c->code.data[word] = (uint32_t)((int32_t)target - (int32_t)word);
 }
 
@@ -897,7 +904,7 @@ static weft_status compile_local_set(compiler *c, bool tee) {
         materialise_local(c, idx);
         if (v.slot != NO_SLOT) emit_copy(c, idx, v.slot);
     }
-    c->producer_end = UINT32_MAX;
+    c->producer_end = NO_POS;
     if (tee) push_at(c, t, idx);
     return WEFT_OK;
 }
@@ -1164,7 +1171,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         /* Back-edges land at the header; every taken branch reads the
            attention word, so loops need no operation of their own. */
         if (nf.kind == CTL_LOOP) c->last_target = top_ctl(c)->loop_pos = (uint32_t)c->code.len;
-        c->producer_end = UINT32_MAX;
+        c->producer_end = NO_POS;
         return WEFT_OK;
     case 0x04: /* if */
         nf.kind = CTL_IF;
@@ -1183,7 +1190,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
             c->ntemps += f->nparams;
         }
         top_ctl(c)->else_fix = emit_cond_branch(c, &if_cmp, cond.slot, false);
-        c->producer_end = UINT32_MAX;
+        c->producer_end = NO_POS;
         return WEFT_OK;
     case 0x05: { /* else */
         ctl *f = top_ctl(c);
@@ -1200,7 +1207,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
             uint32_t s = push(c, f->params[i]);
             emit_copy(c, s, f->temp_base + i);
         }
-        c->producer_end = UINT32_MAX;
+        c->producer_end = NO_POS;
         return WEFT_OK;
     }
     case 0x0B: { /* end */
@@ -1226,7 +1233,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         c->ctls.len--;
         c->stack.len = height;
         for (uint32_t i = 0; i < n; i++) push(c, res[i]);
-        c->producer_end = UINT32_MAX;
+        c->producer_end = NO_POS;
         return WEFT_OK;
     }
     case 0x0C: { /* br */
@@ -1274,7 +1281,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
             emit_branch(c, f, false);
             set_target(c, skip, (uint32_t)c->code.len);
         }
-        c->producer_end = UINT32_MAX;
+        c->producer_end = NO_POS;
         return WEFT_OK;
     }
     case 0x0E: { /* br_table */
@@ -1345,7 +1352,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
             TRY(compile_call(c, mod_func_type(c->m, idx), CMP_CALL_INTERNAL, idx - c->m->nfunc_imports, 0, NULL));
         else
             TRY(compile_call(c, mod_func_type(c->m, idx), CMP_CALL, idx, 0, NULL));
-        c->producer_end = UINT32_MAX;
+        c->producer_end = NO_POS;
         return WEFT_OK;
     case 0x11: /* call_indirect typeidx tableidx */
         READ_U32(&idx);
@@ -1356,7 +1363,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
             return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: call_indirect needs a funcref table");
         TRY(pop(c, WEFT_I32, &a));
         TRY(compile_call(c, &c->m->types[idx], CMP_CALL_INDIRECT, idx, idx2, &a));
-        c->producer_end = UINT32_MAX;
+        c->producer_end = NO_POS;
         return WEFT_OK;
     case 0x1A: /* drop */
         TRY(pop(c, T_UNKNOWN, &a));
@@ -1670,8 +1677,8 @@ static weft_status compile_body(compiler *c, const mod_func *fn) {
     c->const_refs.len = 0;
     if (c->nconsts) memset(c->const_used, 0, c->nconsts);
     c->max_height = 0;
-    c->producer_end = UINT32_MAX;
-    c->last_copy = c->last_target = UINT32_MAX;
+    c->producer_end = NO_POS;
+    c->copy_end = c->last_target = NO_POS;
     c->oom = false;
 
     ctl f;

@@ -859,19 +859,30 @@ static weft_status dec_datas(dec *d) {
     return WEFT_OK;
 }
 
-/* §5.5.3 custom sections: the name must be valid UTF-8; the first "name"
-   section is kept for after decoding. */
+/* §5.5.3 custom sections: the name must be valid UTF-8. Each is listed for
+   embedders (weft_module_custom); the first "name" section is also kept
+   for after decoding. */
 static weft_status dec_custom(dec *d, size_t send) {
+    mod_module *m = d->m;
     const uint8_t *name;
     uint32_t len;
     TRY_OR_RETURN(rd_name(d, &name, &len));
-    if (dec_off(d) > send || send > d->m->len)
+    if (dec_off(d) > send || send > m->len)
         return dec_malformed(d, dec_off(d), "unexpected end of section or function");
     if (len == 4 && memcmp(name, "name", 4) == 0 && !d->names) {
         d->names = d->r.p;
         d->names_len = send - dec_off(d);
     }
-    d->r.p = d->m->bytes + send;
+    mod_custom *grown = realloc(m->customs, ((size_t)m->ncustoms + 1) * sizeof *grown);
+    if (!grown) return dec_nomem(d);
+    m->customs = grown;
+    mod_custom *cs = &m->customs[m->ncustoms];
+    if (!(cs->name = base_strndup((const char *)name, len))) return dec_nomem(d);
+    cs->name_len = len;
+    cs->offset = dec_off(d);
+    cs->len = (uint32_t)(send - dec_off(d));
+    m->ncustoms++;
+    d->r.p = m->bytes + send;
     return WEFT_OK;
 }
 
@@ -1049,6 +1060,8 @@ void mod_free_contents(mod_module *m) {
     free(m->elems);
     free(m->datas);
     free(m->func_declared);
+    for (uint32_t i = 0; i < m->ncustoms; i++) free(m->customs[i].name);
+    free(m->customs);
     free(m->name);
     if (m->func_names)
         for (uint32_t i = 0; i < m->nfuncs; i++) free(m->func_names[i]);
@@ -1065,6 +1078,8 @@ void mod_free_contents(mod_module *m) {
     m->elems = NULL;
     m->datas = NULL;
     m->func_declared = NULL;
+    m->customs = NULL;
+    m->ncustoms = 0;
     m->name = NULL;
     m->func_names = NULL;
     m->ntypes = m->nimports = m->nexports = m->nelems = m->ndatas = 0;

@@ -64,6 +64,13 @@ typedef struct mod_export {
     uint32_t index;
 } mod_export;
 
+/* A custom section (§5.5.3), in module order. */
+typedef struct mod_custom {
+    char *name;           /* NUL-terminated copy (may contain NUL: use len) */
+    uint32_t name_len;
+    uint32_t offset, len; /* the payload, in the module's copy of the binary */
+} mod_custom;
+
 /* A function defined in the module (not imported). */
 typedef struct mod_func {
     uint32_t type_index;
@@ -148,6 +155,9 @@ struct weft_module {
     /* C.refs (§3.4.10): functions that may be named by ref.func in bodies,
        i.e. those referenced outside function bodies. One byte each. */
     uint8_t *func_declared;
+
+    uint32_t ncustoms;
+    mod_custom *customs;
 
     /* Name section (custom "name"), for diagnostics only. */
     char *name;                  /* module name or NULL */

@@ -78,6 +78,13 @@ weft_status weft_linker_define(weft_linker *linker, const char *module, const ch
     return rt_linker_define(linker, module, strlen(module), name, strlen(name), ext);
 }
 
+weft_status weft_linker_define_n(weft_linker *linker, weft_name module, weft_name name,
+                                 weft_extern ext) {
+    if (!linker || (!module.data && module.len) || (!name.data && name.len)) return WEFT_ERR_MISUSE;
+    return rt_linker_define(linker, module.data ? module.data : "", module.len,
+                            name.data ? name.data : "", name.len, ext);
+}
+
 weft_status weft_linker_define_instance(weft_linker *linker, const char *module,
                                         weft_instance *inst) {
     if (!linker || !module || !inst) return WEFT_ERR_MISUSE;

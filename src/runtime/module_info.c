@@ -11,18 +11,23 @@ static weft_functype rt_public_functype(const mod_functype *t) {
     return f;
 }
 
+bool weft_name_is(weft_name name, const char *s) {
+    size_t n = strlen(s);
+    return name.len == n && (n == 0 || memcmp(name.data, s, n) == 0);
+}
+
 uint32_t weft_module_import_count(const weft_module *module) {
     return module ? module->nimports : 0;
 }
 
 weft_status weft_module_import(const weft_module *module, uint32_t index,
-                               const char **module_name, const char **name,
+                               weft_name *module_name, weft_name *name,
                                weft_externtype *type) {
     if (!module) return WEFT_ERR_MISUSE;
     if (index >= module->nimports) return WEFT_ERR_NOT_FOUND;
     const mod_import *imp = &module->imports[index];
-    if (module_name) *module_name = imp->module;
-    if (name) *name = imp->name;
+    if (module_name) *module_name = (weft_name){imp->module, imp->module_len};
+    if (name) *name = (weft_name){imp->name, imp->name_len};
     if (type) {
         memset(type, 0, sizeof *type);
         type->kind = imp->kind;
@@ -47,11 +52,11 @@ uint32_t weft_module_export_count(const weft_module *module) {
 }
 
 weft_status weft_module_export(const weft_module *module, uint32_t index,
-                               const char **name, weft_externtype *type) {
+                               weft_name *name, weft_externtype *type) {
     if (!module) return WEFT_ERR_MISUSE;
     if (index >= module->nexports) return WEFT_ERR_NOT_FOUND;
     const mod_export *x = &module->exports[index];
-    if (name) *name = x->name;
+    if (name) *name = (weft_name){x->name, x->name_len};
     if (type) {
         memset(type, 0, sizeof *type);
         type->kind = x->kind;
@@ -68,6 +73,21 @@ weft_status weft_module_export(const weft_module *module, uint32_t index,
             break;
         }
     }
+    return WEFT_OK;
+}
+
+uint32_t weft_module_custom_count(const weft_module *module) {
+    return module ? module->ncustoms : 0;
+}
+
+weft_status weft_module_custom(const weft_module *module, uint32_t index, weft_name *name,
+                               const uint8_t **data, size_t *len) {
+    if (!module) return WEFT_ERR_MISUSE;
+    if (index >= module->ncustoms) return WEFT_ERR_NOT_FOUND;
+    const mod_custom *cs = &module->customs[index];
+    if (name) *name = (weft_name){cs->name, cs->name_len};
+    if (data) *data = module->bytes + cs->offset;
+    if (len) *len = cs->len;
     return WEFT_OK;
 }
 

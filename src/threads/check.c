@@ -26,11 +26,11 @@ weft_status thr_check_module(const weft_module *m, thr_shape *shape, weft_error 
     uint32_t nmem_imports = 0;
     uint32_t nimports = weft_module_import_count(m);
     for (uint32_t i = 0; i < nimports; i++) {
-        const char *mod, *name;
+        weft_name mod, name;
         weft_externtype t;
         if (weft_module_import(m, i, &mod, &name, &t) != WEFT_OK) continue;
-        if (t.kind == WEFT_EXTERN_FUNC && strcmp(mod, "wasi") == 0 &&
-            strcmp(name, "thread-spawn") == 0) {
+        if (t.kind == WEFT_EXTERN_FUNC && weft_name_is(mod, "wasi") &&
+            weft_name_is(name, "thread-spawn")) {
             if (!thr_functype_is(&t.func, 1, i32x2, 1, i32x2))
                 return base_fail(err, WEFT_ERR_LINK,
                                  "wasi-threads: this module imports wasi.thread-spawn with the "
@@ -53,10 +53,10 @@ weft_status thr_check_module(const weft_module *m, thr_shape *shape, weft_error 
     bool has_thread_start = false, bad_thread_start = false;
     uint32_t nexports = weft_module_export_count(m);
     for (uint32_t i = 0; i < nexports; i++) {
-        const char *name;
+        weft_name name;
         weft_externtype t;
         if (weft_module_export(m, i, &name, &t) != WEFT_OK) continue;
-        if (strcmp(name, "wasi_thread_start") != 0) continue;
+        if (!weft_name_is(name, "wasi_thread_start")) continue;
         has_thread_start = true;
         if (t.kind != WEFT_EXTERN_FUNC || !thr_functype_is(&t.func, 2, i32x2, 0, NULL))
             bad_thread_start = true;
@@ -73,12 +73,12 @@ weft_status thr_check_module(const weft_module *m, thr_shape *shape, weft_error 
         return base_fail(err, WEFT_ERR_LINK,
                          "wasi-threads: this module imports wasi.thread-spawn but its memory "
                          "%s.%s is not shared, so it cannot back more than one thread; %s",
-                         shape->mem_module, shape->mem_name, THR_FIX);
+                         shape->mem_module.data, shape->mem_name.data, THR_FIX);
     if (!shape->mem_limits.has_max)
         return base_fail(err, WEFT_ERR_LINK,
                          "wasi-threads: the shared memory %s.%s declares no maximum size, so "
                          "it cannot be reserved once for every thread; %s",
-                         shape->mem_module, shape->mem_name, THR_FIX);
+                         shape->mem_module.data, shape->mem_name.data, THR_FIX);
     if (!has_thread_start)
         return base_fail(err, WEFT_ERR_LINK,
                          "wasi-threads: this module imports wasi.thread-spawn but exports no "

@@ -160,8 +160,9 @@ weft_status weft_process_new(weft_engine *engine, weft_module *module, weft_wasi
         if ((st = weft_memory_new(p->store, shape.mem_limits, &p->memory, err)) != WEFT_OK)
             goto fail;
         weft_extern ext = {.kind = WEFT_EXTERN_MEMORY, .of.memory = p->memory};
-        if ((st = weft_linker_define(p->linker, shape.mem_module, shape.mem_name, ext)) != WEFT_OK) {
-            base_fail(err, st, "cannot define the memory %s.%s", shape.mem_module, shape.mem_name);
+        if ((st = weft_linker_define_n(p->linker, shape.mem_module, shape.mem_name, ext)) != WEFT_OK) {
+            base_fail(err, st, "cannot define the memory %s.%s", shape.mem_module.data,
+                      shape.mem_name.data);
             goto fail;
         }
     }

@@ -65,7 +65,7 @@ typedef struct thr_thread {
 typedef struct thr_shape {
     bool spawns;              /* imports wasi.thread-spawn */
     bool has_memory_import;
-    const char *mem_module, *mem_name; /* borrowed from the module */
+    weft_name mem_module, mem_name; /* borrowed from the module */
     weft_limits mem_limits;
     weft_func *start;         /* filled later: _start of the main instance */
 } thr_shape;

@@ -418,11 +418,11 @@ static void test_import_matching(weft_engine *engine) {
 
     /* Module info. */
     CHECK(weft_module_import_count(mod) == 6);
-    const char *mn = NULL, *nm = NULL;
+    weft_name mn = {0}, nm = {0};
     weft_externtype et;
     CHECK(weft_module_import(mod, 1, &mn, &nm, &et) == WEFT_OK);
-    CHECK_STR(mn, "env");
-    CHECK_STR(nm, "t");
+    CHECK(weft_name_is(mn, "env") && mn.len == 3);
+    CHECK(weft_name_is(nm, "t") && nm.len == 1);
     CHECK(et.kind == WEFT_EXTERN_TABLE && et.table_elem == WEFT_FUNCREF && et.limits.min == 2 &&
           et.limits.has_max && et.limits.max == 10);
     CHECK(weft_module_import(mod, 0, NULL, NULL, &et) == WEFT_OK);
@@ -642,16 +642,16 @@ static void test_definitions(weft_engine *engine) {
 
     /* Module info. */
     CHECK(weft_module_export_count(mod) == 10);
-    const char *name;
+    weft_name name;
     weft_externtype et;
     CHECK(weft_module_export(mod, 0, &name, &et) == WEFT_OK);
-    CHECK_STR(name, "tab");
+    CHECK(weft_name_is(name, "tab"));
     CHECK(et.kind == WEFT_EXTERN_TABLE && et.table_elem == WEFT_FUNCREF && et.limits.min == 3 &&
           et.limits.max == 8);
     CHECK(weft_module_export(mod, 2, &name, &et) == WEFT_OK);
     CHECK(et.kind == WEFT_EXTERN_MEMORY && et.limits.min == 1 && et.limits.max == 3);
     CHECK(weft_module_export(mod, 4, &name, &et) == WEFT_OK);
-    CHECK_STR(name, "g1");
+    CHECK(weft_name_is(name, "g1"));
     CHECK(et.kind == WEFT_EXTERN_GLOBAL && et.global_type == WEFT_I64 && et.global_mutable);
     CHECK(weft_module_export(mod, 8, &name, &et) == WEFT_OK);
     CHECK(et.kind == WEFT_EXTERN_FUNC && et.func.nparams == 0 && et.func.nresults == 1);

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs fuzz harnesses under libFuzzer: fuzz/run.sh BUILD SECONDS [TARGET...]
+# (what `make fuzz` calls after building BUILD/fuzz/* with LIBFUZZER=1).
+# Each target runs SECONDS on one core, starting from its committed corpus
+# fuzz/corpus/TARGET (read-only here) plus its seeds (the spec modules for
+# the module targets); new inputs go to BUILD/corpus/TARGET and findings to
+# BUILD/crashes/. FUZZ_SPEC_SEEDS=0 skips the spec seeds (CI's short runs).
+# Exits non-zero if any target found something.
+set -u
+BUILD=${1:?build dir}
+SECS=${2:-60}
+shift 2 || shift $#
+cd "$(dirname "$0")/.."
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+    for f in fuzz/*.c; do
+        n=$(basename "$f" .c)
+        [ "$n" = main ] || targets+=("$n")
+    done
+fi
+spec=${WEFT_SPEC_DIR:-../shared/spec/core}
+status=0
+for t in "${targets[@]}"; do
+    bin=$BUILD/fuzz/$t
+    [ -x "$bin" ] || { echo "no $bin (build with make fuzz)"; status=1; continue; }
+    mkdir -p "$BUILD/corpus/$t" "$BUILD/crashes" fuzz/corpus/"$t"
+    seeds=(fuzz/corpus/"$t")
+    # Module targets also start from every spec module.
+    if [ -f "fuzz/seeds/$t.spec" ] && [ "${FUZZ_SPEC_SEEDS:-1}" != 0 ] && [ -d "$spec" ]; then
+        if [ ! -d "$BUILD/seeds-spec" ]; then
+            mkdir -p "$BUILD/seeds-spec"
+            find "$(dirname "$spec")" -name '*.wasm' -size -64k | while read -r f; do
+                cp "$f" "$BUILD/seeds-spec/$(basename "$(dirname "$f")")-$(basename "$f")"
+            done
+        fi
+        seeds+=("$BUILD/seeds-spec")
+    fi
+    dict=()
+    [ -f "fuzz/$t.dict" ] && dict=(-dict="fuzz/$t.dict")
+    echo "== fuzz $t for ${SECS}s"
+    "$bin" -max_total_time="$SECS" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
+        -artifact_prefix="$BUILD/crashes/$t-" "${dict[@]}" "$BUILD/corpus/$t" "${seeds[@]}" \
+        2>&1 | grep -vE '^#[0-9]+.*(NEW|REDUCE|pulse)' | tail -n 25
+    rc=${PIPESTATUS[0]}
+    if [ "$rc" -ne 0 ]; then echo "fuzz $t: finding (exit $rc), see $BUILD/crashes/"; status=1; fi
+done
+exit $status
