@@ -19,7 +19,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz.h"
+
+/* A harness need not define it. */
 int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 
 static unsigned long ran;

@@ -270,7 +270,9 @@ typedef struct weft_table weft_table;
 typedef struct weft_memory weft_memory;
 typedef struct weft_global weft_global;
 
-/* Creates an empty store. NULL when out of memory. */
+/* Creates an empty store. NULL when out of memory. `engine` may be NULL (a
+   store of host objects): its calls and memories then have the default
+   limits. */
 WEFT_API weft_store *weft_store_new(weft_engine *engine);
 /* Frees the store and everything in it (instances, host functions, tables,
    memories, globals). No execution may be running in it. Accepts NULL. */

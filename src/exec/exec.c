@@ -23,7 +23,8 @@ weft_exec *weft_exec_new(weft_store *store) {
     if (!store) return NULL;
     weft_exec *e = calloc(1, sizeof *e);
     if (!e) return NULL;
-    const weft_config *cfg = &store->engine->config;
+    static const weft_config defaults; /* a store made without an engine */
+    const weft_config *cfg = store->engine ? &store->engine->config : &defaults;
     e->store = store;
     e->stack_bytes = cfg->max_stack_bytes ? cfg->max_stack_bytes : EXEC_DEFAULT_STACK;
     e->stack_bytes = (e->stack_bytes + 4095) & ~(size_t)4095;
@@ -197,6 +198,7 @@ weft_status exec_call_host(weft_exec *e, weft_func *f, weft_instance *caller_ins
         if (err) err->exit_code = caller.exit_code;
     } else if (st == WEFT_ERR_TRAP) {
         base_fail(err, WEFT_ERR_TRAP, "%s", caller.message[0] ? caller.message : "host function trapped");
+        if (err) err->trap = WEFT_TRAP_HOST; /* also when the host function is the entry */
     } else {
         base_fail(err, st, "host function failed: %s", caller.message[0] ? caller.message : weft_status_name(st));
     }

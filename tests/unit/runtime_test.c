@@ -8,6 +8,7 @@
  * Run from the repository root. Exits 0 when every check passes.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime/runtime.h"
@@ -310,6 +311,25 @@ static void test_global(void) {
 
 static void count_finalize(void *env) { (*(int *)env)++; }
 
+static weft_status host_trap(weft_caller *c, void *env, const weft_val *a, weft_val *r) {
+    (void)env, (void)a, (void)r;
+    weft_caller_trap(c, "no %s", "luck");
+    return WEFT_ERR_TRAP;
+}
+
+/* A host function that traps reports WEFT_TRAP_HOST also when it is the
+   call's entry (not only when wasm calls it). */
+static void test_func_trap(weft_engine *engine) {
+    weft_store *s = weft_store_new(engine);
+    weft_functype empty = {0, 0, NULL, NULL};
+    weft_func *f = weft_func_new(s, &empty, host_trap, NULL, NULL);
+    weft_error err;
+    CHECK(weft_func_call(f, NULL, 0, NULL, 0, &err) == WEFT_ERR_TRAP);
+    CHECK(err.trap == WEFT_TRAP_HOST);
+    CHECK_STR(err.message, "no luck");
+    weft_store_free(s);
+}
+
 static void test_func(void) {
     weft_store *s = weft_store_new(NULL);
     int finalized = 0;
@@ -333,6 +353,9 @@ static void test_func(void) {
     weft_functype bad = {1, 0, badt, NULL};
     CHECK(weft_func_new(s, &bad, host_ok, NULL, NULL) == NULL);
     CHECK(weft_func_new(s, &empty, NULL, NULL, NULL) == NULL);
+    /* A store made without an engine runs calls with the defaults. */
+    weft_error err;
+    CHECK(weft_func_call(e, NULL, 0, NULL, 0, &err) == WEFT_OK);
     weft_store_free(s);
     CHECK(finalized == 2);
 }
@@ -382,6 +405,62 @@ static void define_imports(weft_linker *l, const imports_fixture *fx) {
     CHECK(weft_linker_define(l, "env", "g", ext_global(fx->g)) == WEFT_OK);
     CHECK(weft_linker_define(l, "env", "c", ext_global(fx->c)) == WEFT_OK);
     CHECK(weft_linker_define(l, "env", "x", ext_table(fx->x)) == WEFT_OK);
+}
+
+/* Names hold NUL bytes (runtime_names.wat): the inspection functions give
+   their length, lookups by length tell "a\0b" from "a", and custom
+   sections are listed with their payloads. */
+static void test_nul_names(weft_engine *engine) {
+    weft_module *mod = load(engine, "runtime_names");
+    if (!mod) return;
+    weft_name mn, nm;
+    CHECK(weft_module_import(mod, 0, &mn, &nm, NULL) == WEFT_OK);
+    CHECK(mn.len == 5 && memcmp(mn.data, "env\0x", 6) == 0 && !weft_name_is(mn, "env"));
+    CHECK(weft_name_is(nm, "f"));
+    CHECK(weft_module_export_count(mod) == 2);
+    CHECK(weft_module_export(mod, 0, &nm, NULL) == WEFT_OK && weft_name_is(nm, "a"));
+    CHECK(weft_module_export(mod, 1, &nm, NULL) == WEFT_OK);
+    CHECK(nm.len == 3 && memcmp(nm.data, "a\0b", 4) == 0 && !weft_name_is(nm, "a"));
+
+    /* The import "env\0x" is not "env". */
+    weft_store *s = weft_store_new(engine);
+    weft_linker *l = weft_linker_new(s);
+    weft_instance *inst = NULL;
+    weft_error err;
+    CHECK(weft_linker_define(l, "env", "f", ext_func(make_func(s, "", ""))) == WEFT_OK);
+    CHECK(weft_linker_instantiate(l, mod, &inst, &err) == WEFT_ERR_LINK);
+    weft_name env_x = {"env\0x", 5}, f = {"f", 1};
+    CHECK(weft_linker_define_n(l, env_x, f, ext_func(make_func(s, "", ""))) == WEFT_OK);
+    CHECK(weft_linker_instantiate(l, mod, &inst, &err) == WEFT_OK && inst);
+    weft_extern x;
+    weft_val r;
+    CHECK(weft_instance_export_n(inst, "a\0b", 3, &x) == WEFT_OK);
+    CHECK(weft_func_call(x.of.func, NULL, 0, &r, 1, &err) == WEFT_OK && r.of.i32 == 2);
+    CHECK(weft_instance_export(inst, "a", &x) == WEFT_OK);
+    CHECK(weft_func_call(x.of.func, NULL, 0, &r, 1, &err) == WEFT_OK && r.of.i32 == 1);
+    weft_linker_free(l);
+    weft_store_free(s);
+
+    /* Custom sections: wat2wasm's "name" section, then one appended here. */
+    CHECK(weft_module_custom_count(mod) == 1);
+    const uint8_t *payload;
+    size_t plen;
+    CHECK(weft_module_custom(mod, 0, &nm, &payload, &plen) == WEFT_OK && weft_name_is(nm, "name"));
+    CHECK(weft_module_custom(mod, 1, &nm, &payload, &plen) == WEFT_ERR_NOT_FOUND);
+    static const uint8_t extra[] = {0x00, 0x07, 0x03, 'x', 0x00, 'y', 'a', 'b', 'c'};
+    size_t len = mod->len + sizeof extra;
+    uint8_t *bytes = malloc(len);
+    memcpy(bytes, mod->bytes, mod->len);
+    memcpy(bytes + mod->len, extra, sizeof extra);
+    weft_module *m2 = NULL;
+    CHECK(weft_module_load(engine, bytes, len, &m2, &err) == WEFT_OK);
+    free(bytes);
+    CHECK(weft_module_custom_count(m2) == 2);
+    CHECK(weft_module_custom(m2, 1, &nm, &payload, &plen) == WEFT_OK);
+    CHECK(nm.len == 3 && memcmp(nm.data, "x\0y", 4) == 0);
+    CHECK(plen == 3 && memcmp(payload, "abc", 3) == 0);
+    weft_module_release(m2);
+    weft_module_release(mod);
 }
 
 /* Instantiates with (env, name) replaced by `ext`: expects an incompatible
@@ -689,7 +768,9 @@ int main(void) {
     test_table();
     test_global();
     test_func();
+    test_func_trap(engine);
     test_import_matching(engine);
+    test_nul_names(engine);
     test_segments_trap(engine);
     test_definitions(engine);
     weft_engine_free(engine);

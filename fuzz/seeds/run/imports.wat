@@ -1,0 +1,15 @@
+;; Stub imports of every kind, called and re-exported.
+(module
+  (import "env" "f" (func $f (param i32 i64 f32 f64) (result i32)))
+  (import "env" "g" (func $g))
+  (import "env" "h" (func $h))
+  (import "env" "t" (func $t (result i64)))
+  (import "env" "tab" (table 2 10 funcref))
+  (import "env" "mem" (memory 1 2))
+  (import "env" "glob" (global $glob (mut i32)))
+  (export "t" (func $t))
+  (export "a\00b" (func $g))
+  (func (export "calls") (result i32)
+    (call $g) (call $h) (drop (call $t))
+    (global.set $glob (i32.const 7))
+    (call $f (global.get $glob) (i64.const 1) (f32.const 2) (f64.const 3))))
