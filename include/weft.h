@@ -452,6 +452,61 @@ WEFT_API weft_status weft_exec_results(weft_exec *exec, weft_val *results,
 WEFT_API void weft_exec_request(weft_exec *exec, uint32_t bits);
 
 /* ------------------------------------------------------------------------
+ * The scheduler: executions as agents on a few runner threads.
+ * ------------------------------------------------------------------------
+ *
+ * A scheduler runs agents — today the threads of processes made with
+ * weft_process_config.sched — on a few OS threads of its own (runners),
+ * the way Go runs goroutines. A runner takes the next ready agent and runs
+ * it until it parks, ends, or its time slice is over: then the agent's
+ * attention word asks it to yield at its next safe point (function entry
+ * or loop back-edge) and it goes to the back of the queue, so a guest that
+ * spins cannot starve the others, even on one runner. An agent in a futex
+ * wait parks without holding an OS thread; a notify, its timeout or a stop
+ * request makes it ready again. An agent that stays in a host function
+ * longer than a slice (a blocking read, a slow disk) keeps its runner, and
+ * a replacement runner starts in its place, up to max_runners.
+ *
+ * Ordering and fairness. Ready agents wait in four priority levels; a
+ * runner always takes from the highest level that has one. Within a
+ * level, ready processes take turns (round robin), and within a process
+ * its ready agents are FIFO; so a process gets at least its share of the
+ * runners (runners / processes with ready agents) however many threads
+ * the others have. A woken agent goes to the back of its process's queue.
+ * Timeouts fire within a slice of their deadline (a monitor thread ticks
+ * every half slice while agents run).
+ */
+typedef struct weft_sched weft_sched;
+
+typedef enum weft_priority {
+    WEFT_PRIORITY_DEFAULT = 0, /* NORMAL */
+    WEFT_PRIORITY_MAX = 1,
+    WEFT_PRIORITY_HIGH = 2,
+    WEFT_PRIORITY_NORMAL = 3,
+    WEFT_PRIORITY_LOW = 4,
+} weft_priority;
+
+typedef struct weft_sched_config {
+    uint32_t runners;     /* runner threads; 0 = the number of cores */
+    uint32_t max_runners; /* with replacements for runners held in host
+                             calls; 0 = 4 x runners + 4 */
+    uint64_t slice_ns;    /* time slice; 0 = 2 ms */
+} weft_sched_config;
+
+/* Makes a scheduler and starts its runners. `config` is copied (NULL =
+   defaults). WEFT_ERR_NOMEM if a thread cannot be made. Thread-safe. */
+WEFT_API weft_status weft_sched_new(weft_engine *engine, const weft_sched_config *config,
+                                    weft_sched **out, weft_error *err);
+/* Stops the runners and frees the scheduler. Every process run on it must
+   have returned from weft_process_run first. Accepts NULL. */
+WEFT_API void weft_sched_free(weft_sched *sched);
+/* Writes what every agent is doing, one line each, into buf (always
+   NUL-terminated when size > 0) and returns the length the whole text
+   needs, like snprintf: "thread 2 of process 1 is waiting on address
+   0x1040 (futex) after 5.01 s". Any thread, any time. */
+WEFT_API size_t weft_sched_dump(weft_sched *sched, char *buf, size_t size);
+
+/* ------------------------------------------------------------------------
  * Processes: a WASI command with wasi-threads.
  * ------------------------------------------------------------------------
  *
@@ -496,6 +551,10 @@ typedef struct weft_process_config {
        (WASI EAGAIN), and the reason is kept for the report. 0 = the
        default, 128. */
     uint32_t max_threads;
+    /* Run the threads as agents of this scheduler (borrowed; it must
+       outlive the run) instead of one OS thread each. NULL = OS threads. */
+    weft_sched *sched;
+    weft_priority priority; /* on the scheduler; 0 = NORMAL */
 } weft_process_config;
 
 typedef enum weft_process_end {

@@ -32,6 +32,8 @@ typedef struct cli_run_opts {
     uint64_t max_memory;    /* 0 = no bound */
     uint64_t max_stack;     /* 0 = CLI_DEFAULT_STACK */
     uint32_t max_threads;   /* wasi-threads alive at once; 0 = default (128) */
+    bool sched_pool;        /* --sched pool: threads as agents of a scheduler */
+    uint32_t runners;       /* its runner threads; 0 = the cores */
     const char *file;
     const char **args;      /* guest arguments after FILE */
     uint32_t nargs;

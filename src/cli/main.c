@@ -41,6 +41,9 @@ static void cli_help(FILE *f) {
         "                         exceeding it traps with \"call stack exhausted\"\n"
         "  --max-threads N        wasi-threads alive at once, the main thread included\n"
         "                         (default 128); thread-spawn past it returns -EAGAIN\n"
+        "  --sched os|pool        run wasi-threads on one OS thread each (os, the default),\n"
+        "                         or as agents of a scheduler's few runner threads (pool)\n"
+        "  --runners N            runner threads of --sched pool (default: the cores)\n"
         "  --                     end of options\n"
         "  BYTES may end in K, M or G (powers of 1024).\n"
         "\n"
@@ -223,6 +226,24 @@ static int cli_run_main(int argc, char **argv) {
                 goto out;
             }
             o.max_threads = (uint32_t)n;
+        } else if ((m = cli_opt(argc, argv, &i, "--sched", &v))) {
+            if (m < 0) goto missing;
+            if (strcmp(v, "os") == 0) o.sched_pool = false;
+            else if (strcmp(v, "pool") == 0) o.sched_pool = true;
+            else {
+                cli_usage_error("bad --sched '%s': expected os or pool", v);
+                goto out;
+            }
+        } else if ((m = cli_opt(argc, argv, &i, "--runners", &v))) {
+            if (m < 0) goto missing;
+            char *end;
+            errno = 0;
+            unsigned long n = strtoul(v, &end, 10);
+            if (errno || end == v || *end || n == 0 || n > 1024) {
+                cli_usage_error("bad --runners '%s': expected a number from 1 to 1024", v);
+                goto out;
+            }
+            o.runners = (uint32_t)n;
         } else {
             cli_usage_error("unknown option '%s' for 'weft run'", a);
             goto out;

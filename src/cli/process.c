@@ -29,8 +29,14 @@ int cli_run_process(const cli_run_opts *o, weft_engine *engine, weft_module *mod
     pc.max_threads = o->max_threads;
     weft_process *proc = NULL;
     weft_error err;
-    weft_status st = weft_process_new(engine, module, wasi, &pc, &proc, &err);
+    weft_status st = WEFT_OK;
+    if (o->sched_pool) {
+        weft_sched_config sc = {.runners = o->runners};
+        st = weft_sched_new(engine, &sc, &pc.sched, &err);
+    }
+    if (st == WEFT_OK) st = weft_process_new(engine, module, wasi, &pc, &proc, &err);
     if (st != WEFT_OK) {
+        weft_sched_free(pc.sched);
         if (st == WEFT_ERR_TRAP) {
             cli_print_trap(&err);
             return CLI_EXIT_TRAP;
@@ -63,5 +69,6 @@ int cli_run_process(const cli_run_opts *o, weft_engine *engine, weft_module *mod
         }
     }
     weft_process_free(proc);
+    weft_sched_free(pc.sched);
     return rc;
 }

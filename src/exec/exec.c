@@ -70,6 +70,12 @@ void weft_exec_free(weft_exec *e) {
 void weft_exec_request(weft_exec *e, uint32_t bits) {
     if (!e) return;
     atomic_fetch_or_explicit(&e->attention, bits, memory_order_release);
+    /* A parked execution runs again to honour the request; its scheduler
+       sees the bits set first (the parker reads state under its lock). */
+    if (e->parker) {
+        e->parker->poke(e->parker, e);
+        return;
+    }
     /* Wake it if it sleeps in a futex wait (futex.c): the waiter checks the
        attention word under park_lock before each sleep, so taking the lock
        here means the signal cannot fall between its check and its sleep. */
@@ -90,7 +96,8 @@ static weft_status check_args(const mod_functype *ft, const weft_val *args, size
 
 weft_status weft_exec_start(weft_exec *e, weft_func *func, const weft_val *args, size_t nargs) {
     if (!e || !func) return WEFT_ERR_MISUSE;
-    if (e->state == EXEC_SUSPENDED || e->state == EXEC_READY) return WEFT_ERR_MISUSE;
+    if (e->state == EXEC_SUSPENDED || e->state == EXEC_READY || e->state == EXEC_PARKED)
+        return WEFT_ERR_MISUSE;
     const mod_functype *ft = func->type;
     if (check_args(ft, args, nargs, NULL) != WEFT_OK) return WEFT_ERR_MISUSE;
     if (func->store != e->store) return WEFT_ERR_MISUSE;
@@ -117,7 +124,7 @@ weft_status weft_exec_start(weft_exec *e, weft_func *func, const weft_val *args,
 weft_status weft_exec_run(weft_exec *e, weft_error *err) {
     base_error_clear(err);
     if (!e) return base_fail(err, WEFT_ERR_MISUSE, "weft_exec_run: NULL exec");
-    if (e->state != EXEC_READY && e->state != EXEC_SUSPENDED)
+    if (e->state != EXEC_READY && e->state != EXEC_SUSPENDED && e->state != EXEC_PARKED)
         return base_fail(err, WEFT_ERR_MISUSE, "weft_exec_run: nothing to run (call weft_exec_start first)");
     if (!e->entry->code) {
         weft_status st = exec_call_host(e, e->entry, NULL, e->stack, err);
@@ -187,7 +194,9 @@ weft_status exec_call_host(weft_exec *e, weft_func *f, weft_instance *caller_ins
     caller.exec = e;
     caller.exit_code = 0;
     caller.message[0] = 0;
+    atomic_store_explicit(&e->in_host, true, memory_order_relaxed);
     st = f->host(&caller, f->env, args, res);
+    atomic_store_explicit(&e->in_host, false, memory_order_relaxed);
     if (st == WEFT_OK) {
         for (uint32_t i = 0; i < ft->nresults; i++) {
             res[i].type = ft->results[i];

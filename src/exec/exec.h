@@ -36,8 +36,40 @@ typedef enum exec_state {
     EXEC_IDLE,      /* nothing prepared */
     EXEC_READY,     /* weft_exec_start done, not yet run */
     EXEC_SUSPENDED, /* paused at a safe point */
+    EXEC_PARKED,    /* paused inside a futex wait (scheduler only) */
     EXEC_DONE,      /* finished; results in stack[0..] */
 } exec_state;
+
+/* The scheduler's side of an execution it runs as an agent (src/sched).
+   With a parker, a futex wait does not block its OS thread: the execution
+   queues itself, returns WEFT_SUSPENDED in state EXEC_PARKED, and is run
+   again once woken; it settles its wait itself when it resumes. */
+typedef struct exec_parker exec_parker;
+struct exec_parker {
+    /* The parked wait number `gen` of `e` was woken by a notify (its
+       result is 0). Called under a futex bucket lock: must not wait or
+       take a bucket lock. */
+    void (*wake)(exec_parker *pk, weft_exec *e, uint32_t gen);
+    /* Request bits were just set on `e` (weft_exec_request); a parked
+       execution must run to honour them. Any thread, any lock but a
+       bucket lock held. */
+    void (*poke)(exec_parker *pk, weft_exec *e);
+};
+
+/* Why a parked execution runs again (set by the scheduler). */
+enum { EXEC_WAKE_NOTIFY = 0, EXEC_WAKE_TIMEOUT = 1, EXEC_WAKE_POKE = 2 };
+
+/* A futex waiter (futex.c): on the waiting thread's C stack in 1:1 mode,
+   in its execution (exec->waiter) when the execution parks. */
+typedef struct exec_waiter {
+    struct exec_waiter *prev, *next;
+    uint64_t addr;
+    weft_exec *exec;
+    void *bucket;            /* where it is queued (parked waits) */
+    uint32_t gen;            /* parked waits: which one */
+    bool untimed;            /* reported to exec->group */
+    _Atomic int state;       /* RT_WAITING, RT_WOKEN (set under the bucket lock) */
+} exec_waiter;
 
 struct weft_exec {
     weft_store *store;
@@ -65,6 +97,17 @@ struct weft_exec {
     pthread_cond_t park_cond;
     exec_group *group;    /* set by the owner before running; may be NULL */
     void *group_member;   /* the owner's record for this execution */
+
+    /* Parked waits (with a parker). waiter.gen counts them; the deadline
+       (CLOCK_MONOTONIC ns, 0 = none) and wake_reason are read and written
+       by the scheduler under its lock. */
+    exec_parker *parker;
+    exec_waiter waiter;
+    int64_t park_deadline;
+    uint8_t wake_reason;
+    /* Inside a host function (the scheduler hands a runner off when one
+       takes long). */
+    _Atomic bool in_host;
 };
 
 struct weft_caller {

@@ -155,6 +155,15 @@ weft_status exec_run(weft_exec *e, weft_error *err) {
     uint64_t *const stack_end = e->stack_end;
     const cmp_func *const *code_table = (const cmp_func *const *)inst->module->code;
 #define SYNC_DEPTH() (e->depth = (uint32_t)(frame - frames_base))
+/* Saves the registers where a resumed run continues. */
+#define SAVE_REGS()                                                                  \
+    do {                                                                             \
+        SYNC_DEPTH();                                                                \
+        e->ip = ip;                                                                  \
+        e->fp = fp;                                                                  \
+        e->fn = fn;                                                                  \
+        e->inst = inst;                                                              \
+    } while (0)
 #define LOAD_INST()                                                                  \
     do {                                                                             \
         LOAD_MEM();                                                                  \
@@ -207,6 +216,11 @@ weft_status exec_run(weft_exec *e, weft_error *err) {
 #define BIN_F32(name, op) BIN(name, bits_f32(F32(2) op F32(3)))
 #define BIN_F64(name, op) BIN(name, bits_f64(F64(2) op F64(3)))
 
+    if (BASE_UNLIKELY(e->state == EXEC_PARKED)) {
+        /* Resumed after a parked futex wait: ip is on the wait. */
+        wait_result = rt_futex_settle(e);
+        goto after_wait;
+    }
     NEXT();
 #if WEFT_DISPATCH_SWITCH
 dispatch:
@@ -849,6 +863,12 @@ dispatch:
         int r = wait_result;
         if (BASE_UNLIKELY(r < 0)) {
             if (r == RT_WAIT_UNSHARED) TRAP(WEFT_TRAP_EXPECTED_SHARED);
+            if (r == RT_WAIT_PARKED) {
+                /* Queued: give the OS thread back, staying on the wait. */
+                SAVE_REGS();
+                e->state = EXEC_PARKED;
+                return WEFT_SUSPENDED;
+            }
             /* RT_WAIT_INTERRUPTED: the attention word was set while we
                waited. Stay on this instruction, so a resumed execution
                waits again. */
@@ -921,11 +941,7 @@ attention: {
         goto do_trap;
     }
     if (bits & WEFT_ATTN_SUSPEND) {
-        SYNC_DEPTH();
-        e->ip = ip;
-        e->fp = fp;
-        e->fn = fn;
-        e->inst = inst;
+        SAVE_REGS();
         e->state = EXEC_SUSPENDED;
         return WEFT_SUSPENDED;
     }

@@ -48,13 +48,7 @@
 
 enum { RT_WAITING = 0, RT_WOKEN = 1 };
 
-typedef struct rt_waiter {
-    struct rt_waiter *prev, *next;
-    uint64_t addr;
-    weft_exec *exec;
-    bool untimed;            /* reported to exec->group */
-    _Atomic int state;       /* RT_WAITING, RT_WOKEN (set under the bucket lock) */
-} rt_waiter;
+typedef exec_waiter rt_waiter; /* exec.h: it may live in a parked execution */
 
 typedef struct rt_bucket {
     pthread_mutex_t lock;
@@ -115,11 +109,57 @@ static struct timespec rt_deadline(int64_t ns) {
     return d;
 }
 
+static void rt_enqueue(rt_bucket *b, rt_waiter *w) {
+    w->next = NULL;
+    w->prev = b->tail;
+    if (b->tail) b->tail->next = w;
+    else b->head = w;
+    b->tail = w;
+}
+
+/* Parking (an execution with a parker, src/sched): the waiter is the
+   execution's own, queued like any other; the execution returns to its
+   runner, and settles the wait when it runs again (rt_futex_settle). A
+   notify takes it off the queue and tells the parker, under this bucket
+   lock; a timeout or a request makes the scheduler run it again while it
+   is still queued, and it leaves the queue itself. So only the waiting
+   execution and notifiers ever touch the queue, and a wake-up counted by
+   a notify is always the result (0) the execution sees. */
+static int rt_park_locked(weft_exec *e, rt_bucket *b, uint64_t addr, int width, int64_t timeout_ns,
+                          const struct timespec *deadline) {
+    rt_waiter *w = &e->waiter;
+    w->addr = addr;
+    w->exec = e;
+    w->bucket = b;
+    w->gen++;
+    w->untimed = timeout_ns < 0 && e->group;
+    atomic_store_explicit(&w->state, RT_WAITING, memory_order_relaxed);
+    rt_enqueue(b, w);
+    if (w->untimed) e->group->blocked(e->group, e, addr, width);
+    pthread_mutex_unlock(&b->lock);
+    e->park_deadline = timeout_ns > 0 ? (int64_t)deadline->tv_sec * 1000000000 + deadline->tv_nsec : 0;
+    return RT_WAIT_PARKED;
+}
+
+int rt_futex_settle(weft_exec *e) {
+    rt_waiter *w = &e->waiter;
+    rt_bucket *b = w->bucket;
+    int result = 0;
+    pthread_mutex_lock(&b->lock);
+    if (atomic_load_explicit(&w->state, memory_order_relaxed) == RT_WAITING) {
+        rt_unlink(b, w);
+        if (w->untimed) e->group->unblocked(e->group, e);
+        result = e->wake_reason == EXEC_WAKE_TIMEOUT ? 2 : RT_WAIT_INTERRUPTED;
+    }
+    pthread_mutex_unlock(&b->lock);
+    return result;
+}
+
 int rt_atomic_wait(weft_exec *e, weft_memory *mem, uint64_t addr, uint64_t expected, int width,
                    int64_t timeout_ns) {
     if (!mem->limits.shared || !mem->futex) return RT_WAIT_UNSHARED;
     rt_bucket *b = rt_bucket_of(mem->futex, addr);
-    struct timespec deadline;
+    struct timespec deadline = {0, 0};
     if (timeout_ns > 0) deadline = rt_deadline(timeout_ns);
 
     pthread_mutex_lock(&b->lock);
@@ -137,16 +177,13 @@ int rt_atomic_wait(weft_exec *e, weft_memory *mem, uint64_t addr, uint64_t expec
         pthread_mutex_unlock(&b->lock);
         return RT_WAIT_INTERRUPTED;
     }
+    if (e->parker) return rt_park_locked(e, b, addr, width, timeout_ns, &deadline);
     rt_waiter w;
     w.addr = addr;
     w.exec = e;
     w.untimed = timeout_ns < 0 && e->group;
     atomic_init(&w.state, RT_WAITING);
-    w.next = NULL;
-    w.prev = b->tail;
-    if (b->tail) b->tail->next = &w;
-    else b->head = &w;
-    b->tail = &w;
+    rt_enqueue(b, &w);
     if (w.untimed) e->group->blocked(e->group, e, addr, width);
     pthread_mutex_unlock(&b->lock);
 
@@ -198,10 +235,15 @@ uint32_t rt_atomic_notify(weft_memory *mem, uint64_t addr, uint32_t count) {
             rt_unlink(b, w);
             weft_exec *e = w->exec;
             if (w->untimed) e->group->unblocked(e->group, e);
-            pthread_mutex_lock(&e->park_lock);
-            atomic_store_explicit(&w->state, RT_WOKEN, memory_order_release);
-            pthread_cond_signal(&e->park_cond);
-            pthread_mutex_unlock(&e->park_lock);
+            if (e->parker) {
+                atomic_store_explicit(&w->state, RT_WOKEN, memory_order_relaxed);
+                e->parker->wake(e->parker, e, w->gen);
+            } else {
+                pthread_mutex_lock(&e->park_lock);
+                atomic_store_explicit(&w->state, RT_WOKEN, memory_order_release);
+                pthread_cond_signal(&e->park_cond);
+                pthread_mutex_unlock(&e->park_lock);
+            }
             woken++;
         }
         w = next;

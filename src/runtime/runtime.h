@@ -125,8 +125,15 @@ weft_status rt_instance_export_n(weft_instance *inst, const char *name, size_t l
    many it woke (0 on unshared memory). `addr` is checked by the caller. */
 #define RT_WAIT_UNSHARED (-1)
 #define RT_WAIT_INTERRUPTED (-2)
+/* An execution with a parker (src/sched) queued itself and must return to
+   its runner; rt_futex_settle gives the wait's result when it resumes. */
+#define RT_WAIT_PARKED (-3)
 int rt_atomic_wait(weft_exec *e, weft_memory *mem, uint64_t addr, uint64_t expected, int width,
                    int64_t timeout_ns);
+/* The result of the parked wait of `e`, as it resumes: 0 when a notify
+   took it off the queue, else it leaves the queue now and gets 2 if its
+   deadline passed (e->wake_reason), RT_WAIT_INTERRUPTED otherwise. */
+int rt_futex_settle(weft_exec *e);
 uint32_t rt_atomic_notify(weft_memory *mem, uint64_t addr, uint32_t count);
 /* The wait queues of a shared memory (made and freed with it), and how many
    executions wait on `addr` now (diagnostics and tests). */

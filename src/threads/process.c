@@ -50,7 +50,8 @@ void thr_end_locked(thr_process *p, weft_process_end end, int32_t code, uint32_t
 /* Joins a thread that has ended and frees it; after a deadlock, keeps what
    it waited on first. */
 static void thr_reap(thr_process *p, thr_thread *t) {
-    pthread_join(t->os, NULL);
+    if (t->agent) sched_agent_free(t->agent);
+    else pthread_join(t->os, NULL);
     /* The outcome never changes once `ending` is set (release/acquire). */
     if (atomic_load_explicit(&p->ending, memory_order_acquire) &&
         p->outcome.end == WEFT_PROCESS_DEADLOCK && t->status == WEFT_ERR_TRAP &&
@@ -127,6 +128,9 @@ weft_status weft_process_new(weft_engine *engine, weft_module *module, weft_wasi
     p->shape = shape;
     p->max_threads = config && config->max_threads ? config->max_threads
                                                    : THR_DEFAULT_MAX_THREADS;
+    p->sched = config ? config->sched : NULL;
+    if (p->sched)
+        sched_group_init(&p->agents, p->sched, config->priority, thr_agent_ended, thr_agent_describe);
     p->next_tid = 2;
     atomic_init(&p->counts, 0);
     atomic_init(&p->ending, false);

@@ -65,15 +65,9 @@ void thr_unblocked(exec_group *g, weft_exec *e) {
     atomic_fetch_sub_explicit(&p->counts, 1, memory_order_acq_rel);
 }
 
-/* The body of every OS thread: run the execution to its end, then tell
-   the process how it ended. */
-static void *thr_thread_main(void *arg) {
-    thr_thread *t = arg;
+/* A thread's run ended with `st` (t->err filled): tell the process. */
+static void thr_thread_finish(thr_thread *t, weft_status st) {
     thr_process *p = t->p;
-    weft_status st;
-    do st = weft_exec_run(t->exec, &t->err);
-    while (st == WEFT_SUSPENDED);
-
     pthread_mutex_lock(&p->lock);
     t->status = st;
     bool ending = atomic_load_explicit(&p->ending, memory_order_acquire);
@@ -92,7 +86,28 @@ static void *thr_thread_main(void *arg) {
     thr_count_live_locked(p, -1);
     pthread_cond_broadcast(&p->cond); /* the supervisor, and spawns waiting at the limit */
     pthread_mutex_unlock(&p->lock);
+}
+
+/* The body of every OS thread: run the execution to its end. */
+static void *thr_thread_main(void *arg) {
+    thr_thread *t = arg;
+    weft_status st;
+    do st = weft_exec_run(t->exec, &t->err);
+    while (st == WEFT_SUSPENDED);
+    thr_thread_finish(t, st);
     return NULL;
+}
+
+void thr_agent_ended(sched_group *g, sched_agent *a, weft_status st, const weft_error *err) {
+    (void)g;
+    thr_thread *t = a->owner;
+    if (st != WEFT_OK) t->err = *err;
+    thr_thread_finish(t, st);
+}
+
+void thr_agent_describe(sched_group *g, sched_agent *a, char *buf, size_t len) {
+    thr_thread *t = a->owner;
+    snprintf(buf, len, "thread %u of process %u", t->tid, g->id);
 }
 
 thr_thread *thr_thread_make(thr_process *p, uint32_t tid, weft_func *func, const weft_val *args,
@@ -126,10 +141,16 @@ void thr_thread_discard(thr_thread *t) {
 }
 
 weft_status thr_thread_launch_locked(thr_process *p, thr_thread *t, weft_error *err) {
-    int rc = pthread_create(&t->os, NULL, thr_thread_main, t);
-    if (rc != 0)
-        return base_fail(err, WEFT_ERR_NOMEM, "cannot create an OS thread for thread %u: %s",
-                         t->tid, strerror(rc));
+    if (p->sched) {
+        t->agent = sched_agent_start(&p->agents, t->exec, t);
+        if (!t->agent)
+            return base_fail(err, WEFT_ERR_NOMEM, "out of memory making thread %u an agent", t->tid);
+    } else {
+        int rc = pthread_create(&t->os, NULL, thr_thread_main, t);
+        if (rc != 0)
+            return base_fail(err, WEFT_ERR_NOMEM, "cannot create an OS thread for thread %u: %s",
+                             t->tid, strerror(rc));
+    }
     t->next = p->threads;
     p->threads = t;
     p->started++;

@@ -32,6 +32,7 @@
 #include <pthread.h>
 
 #include "../exec/exec.h"
+#include "../sched/sched.h"
 
 #define THR_DEFAULT_MAX_THREADS 128u
 #define THR_WASI_EAGAIN 6 /* WASI errno EAGAIN: thread-spawn returns -6 */
@@ -52,7 +53,8 @@ typedef struct thr_thread {
     thr_process *p;
     uint32_t tid;
     weft_exec *exec;
-    pthread_t os;
+    pthread_t os;             /* OS-thread mode */
+    sched_agent *agent;       /* scheduler mode */
     bool done;                /* its run ended; under p->lock */
     weft_status status;       /* how its run ended */
     weft_error err;           /* the run's error (trap with backtrace) */
@@ -73,6 +75,8 @@ typedef struct thr_shape {
 struct thr_process {
     exec_group group;         /* first: futex.c's view of the process */
     weft_engine *engine;
+    weft_sched *sched;        /* borrowed; NULL: one OS thread per thread */
+    sched_group agents;       /* with a scheduler: the threads' group */
     weft_module *module;      /* counted reference */
     struct weft_wasi *wasi;   /* borrowed */
     uint32_t max_threads;
@@ -121,9 +125,13 @@ thr_thread *thr_thread_make(thr_process *p, uint32_t tid, weft_func *func,
                             const weft_val *args, size_t nargs, weft_error *err);
 /* Frees a thread that was made but not launched. Accepts NULL. */
 void thr_thread_discard(thr_thread *t);
-/* Starts its OS thread and publishes it (p->threads). Call with p->lock
-   held and the process not ending. On failure the caller still owns t. */
+/* Starts it (on its OS thread, or as an agent of p->sched) and publishes
+   it (p->threads). Call with p->lock held and the process not ending. On
+   failure the caller still owns t. */
 weft_status thr_thread_launch_locked(thr_process *p, thr_thread *t, weft_error *err);
+/* The scheduler's hooks (sched_group). */
+void thr_agent_ended(sched_group *g, sched_agent *a, weft_status st, const weft_error *err);
+void thr_agent_describe(sched_group *g, sched_agent *a, char *buf, size_t len);
 /* The futex hooks (exec_group). */
 void thr_blocked(exec_group *g, weft_exec *e, uint64_t addr, int width);
 void thr_unblocked(exec_group *g, weft_exec *e);

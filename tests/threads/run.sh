@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Thread scenarios (wasi-threads) against $1/weft: each guest in wasm/ is run
-# and its exit status, stdout, stderr and timing checked.
+# and its exit status, stdout, stderr and timing checked, in each scheduling
+# mode (--sched os: an OS thread per wasm thread; --sched pool: agents on
+# runner threads; SCHED="pool" picks one).
 #   tests/threads/run.sh BUILD [COUNT]   runs every scenario COUNT times
 #                                        (default 1; stress.sh uses more)
 # Prints one line per failure and "N passed, N failed" last; exits non-zero
@@ -9,6 +11,7 @@
 set -u
 BUILD=${1:-build}
 COUNT=${2:-1}
+SCHED=${SCHED:-os pool}
 cd "$(dirname "$0")/../.."
 WEFT=$BUILD/weft
 W=tests/threads/wasm
@@ -23,7 +26,7 @@ now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 run() {
     local name=$1 limit=$2; shift 2
     local t0; t0=$(now_ms)
-    timeout -k 5 "$limit" "$WEFT" run "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+    timeout -k 5 "$limit" "$WEFT" run --sched "$MODE" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
     rc=$?
     ms=$(( $(now_ms) - t0 ))
     out=$(cat "$TMP/out"); err=$(cat "$TMP/err")
@@ -33,7 +36,7 @@ run() {
 problems=()
 expect() { problems+=("$1"); }
 verdict() {
-    local name=$1
+    local name="$1/$MODE"
     if grep -q "ThreadSanitizer\|AddressSanitizer\|runtime error:" <<<"$err"; then
         problems+=("sanitizer report")
     fi
@@ -84,7 +87,7 @@ case_deadlock() {
     has "$err" "thread 2 waits on address 0x" || expect "no thread 2 address"
     has "$err" "<second>" || expect "no backtrace of thread 2"
     has "$err" "<_start>" || expect "no backtrace of thread 1"
-    echo "$ms" >>"$TMP/deadlock_ms"
+    echo "$ms" >>"$TMP/deadlock_ms_$MODE"
     verdict deadlock
 }
 
@@ -93,7 +96,7 @@ case_exit() {
     # 30 s, read a stdin that stays open and empty for 30 s, spin, and wait
     # with a 60 s timeout.
     local t0; t0=$(now_ms)
-    timeout -k 5 20 "$WEFT" run "$W/exit_from_thread.wasm" >"$TMP/out" 2>"$TMP/err" < <(sleep 30)
+    timeout -k 5 20 "$WEFT" run --sched "$MODE" "$W/exit_from_thread.wasm" >"$TMP/out" 2>"$TMP/err" < <(sleep 30)
     rc=$?
     local after; after=$(date +%s%N)
     ms=$(( $(now_ms) - t0 ))
@@ -103,7 +106,7 @@ case_exit() {
     if [ -n "$at" ]; then
         latency=$(( (after - at) / 1000000 ))
         [ "$latency" -lt 100 ] || expect "proc_exit took ${latency} ms to end the program (limit 100)"
-        echo "$latency" >>"$TMP/exit_latency"
+        echo "$latency" >>"$TMP/exit_latency_$MODE"
     else
         expect "no exit-at line"
     fi
@@ -141,6 +144,7 @@ case_load() {
 }
 
 for ((round = 1; round <= COUNT; round++)); do
+  for MODE in $SCHED; do
     simple mutex_counter "counter 80000"
     simple condvar $'items 10000\nsum 25005000'
     simple barrier $'rounds 200\nbad 0'
@@ -153,6 +157,7 @@ for ((round = 1; round <= COUNT; round++)); do
     case_exit
     case_limit
     case_load
+  done
     if [ "$COUNT" -gt 1 ] && [ $((round % 10)) -eq 0 ]; then
         echo "round $round/$COUNT: $pass passed, $fail failed"
     fi
@@ -161,8 +166,14 @@ done
 stats() {
     sort -n "$1" | awk -v what="$2" '{a[NR]=$1} END {printf "%s: median %d ms, max %d ms over %d runs\n", what, a[int((NR+1)/2)], a[NR], NR}'
 }
-if [ -s "$TMP/exit_latency" ]; then stats "$TMP/exit_latency" "proc_exit latency (the call to weft's exit)"; fi
-if [ -s "$TMP/deadlock_ms" ]; then stats "$TMP/deadlock_ms" "deadlock program (start to non-zero exit)"; fi
+for MODE in $SCHED; do
+    if [ -s "$TMP/exit_latency_$MODE" ]; then
+        stats "$TMP/exit_latency_$MODE" "--sched $MODE: proc_exit latency (the call to weft's exit)"
+    fi
+    if [ -s "$TMP/deadlock_ms_$MODE" ]; then
+        stats "$TMP/deadlock_ms_$MODE" "--sched $MODE: deadlock program (start to non-zero exit)"
+    fi
+done
 if [ "$fail" -gt 0 ]; then
     for k in "${!failed_by[@]}"; do echo "  $k failed ${failed_by[$k]} time(s)"; done
 fi

@@ -1,0 +1,512 @@
+/*
+ * sched.c — the scheduler: agents stepped by a few runner threads, with
+ * parking, timeouts, preemption and runner hand-off (weft.h says what a
+ * user sees; this says how).
+ *
+ * State. One mutex (s->lock) guards everything here: the ready queues,
+ * each agent's state, the timer heap, the runner list. It is a leaf lock:
+ * nothing else is taken while it is held. Callers may hold a futex bucket
+ * lock (a notify wakes a parked agent) or a process lock (a stop request
+ * pokes one) when they take it, so the order is
+ *     futex bucket lock  ->  process lock  ->  s->lock.
+ *
+ * An agent is READY (queued), RUNNING (on a runner), PARKED (in a futex
+ * wait, on no runner), or ENDED. Only its runner moves it out of RUNNING.
+ * A wake-up that comes while it runs (a notify of the wait it is just
+ * parking in, a request) is kept in the agent (woken, poked) and applied
+ * when the step ends, so none is lost between the execution queueing
+ * itself on the futex and the runner marking it parked. A notify names
+ * the wait it ends (its generation), so a late one never wakes a later
+ * wait.
+ *
+ * Parked agents never leave the futex queue by someone else's hand but a
+ * notifier's: a timeout or a request makes the agent READY while it is
+ * still queued, and the execution settles the wait itself when it runs
+ * (rt_futex_settle: a notify that won the race still counts, result 0).
+ *
+ * Timers. A min-heap of parked agents by deadline; each agent has at most
+ * one entry (its current wait), removed when it is woken.
+ *
+ * The monitor thread ticks every half slice while any runner is busy, and
+ * otherwise sleeps until the next deadline: it fires due timers, asks
+ * agents past their slice to yield (WEFT_ATTN_SUSPEND, set directly: the
+ * agent is running), and starts a replacement runner for one held in a
+ * host function past its slice. A replaced runner finishes its step and
+ * then leaves if there are enough runners without it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sched.h"
+
+#define SCHED_LEVELS 4
+#define SCHED_DEFAULT_SLICE_NS 2000000ull
+
+typedef struct sched_runner {
+    weft_sched *s;
+    pthread_t os;
+    sched_agent *current;    /* under s->lock */
+    int64_t step_start;
+    bool asked;              /* told current to yield */
+    bool replaced;           /* a replacement runs in its place */
+    bool gone;               /* its thread has left (joined at free) */
+    struct sched_runner *next;
+} sched_runner;
+
+struct weft_sched {
+    weft_engine *engine;
+    uint32_t target;         /* runners wanted */
+    uint32_t max_runners;
+    int64_t slice;
+    pthread_mutex_t lock;
+    pthread_cond_t work;     /* runners wait for ready agents */
+    pthread_cond_t tick;     /* the monitor waits */
+    bool stopping;
+    sched_group *ring[SCHED_LEVELS]; /* ready groups, per level, circular: ring[l] is the tail */
+    uint32_t active;         /* runners not replaced */
+    uint32_t busy;           /* runners in a step */
+    sched_runner *runners;
+    pthread_t monitor;
+    bool monitor_started;
+    uint32_t next_group_id;
+    BASE_VEC(sched_agent *) timers; /* min-heap by exec->park_deadline */
+    sched_agent *live;       /* every agent not ended */
+    uint32_t nlive;
+};
+
+static int64_t sched_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static struct timespec sched_ts(int64_t ns) {
+    struct timespec t = {(time_t)(ns / 1000000000), (long)(ns % 1000000000)};
+    return t;
+}
+
+/* ------------------------------------------------------------------------
+ * Timers: a binary min-heap of agents by deadline.
+ * ------------------------------------------------------------------------ */
+
+static int64_t sched_deadline(const sched_agent *a) { return a->exec->park_deadline; }
+
+static void sched_heap_set(weft_sched *s, size_t i, sched_agent *a) {
+    s->timers.data[i] = a;
+    a->timer = i;
+}
+
+static void sched_heap_up(weft_sched *s, size_t i) {
+    sched_agent *a = s->timers.data[i];
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (sched_deadline(s->timers.data[parent]) <= sched_deadline(a)) break;
+        sched_heap_set(s, i, s->timers.data[parent]);
+        i = parent;
+    }
+    sched_heap_set(s, i, a);
+}
+
+static void sched_heap_down(weft_sched *s, size_t i) {
+    sched_agent *a = s->timers.data[i];
+    size_t n = s->timers.len;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && sched_deadline(s->timers.data[c + 1]) < sched_deadline(s->timers.data[c])) c++;
+        if (sched_deadline(s->timers.data[c]) >= sched_deadline(a)) break;
+        sched_heap_set(s, i, s->timers.data[c]);
+        i = c;
+    }
+    sched_heap_set(s, i, a);
+}
+
+static bool sched_timer_add(weft_sched *s, sched_agent *a) {
+    if (!BASE_VEC_PUSH(s->timers, a)) return false;
+    sched_heap_up(s, s->timers.len - 1);
+    return true;
+}
+
+static void sched_timer_remove(weft_sched *s, sched_agent *a) {
+    size_t i = a->timer;
+    if (i == SCHED_NO_TIMER) return;
+    a->timer = SCHED_NO_TIMER;
+    sched_agent *last = s->timers.data[--s->timers.len];
+    if (i == s->timers.len) return;
+    sched_heap_set(s, i, last);
+    sched_heap_up(s, i);
+    sched_heap_down(s, last->timer);
+}
+
+/* ------------------------------------------------------------------------
+ * Ready queues
+ * ------------------------------------------------------------------------ */
+
+static int sched_level(weft_priority p) {
+    return p >= WEFT_PRIORITY_MAX && p <= WEFT_PRIORITY_LOW ? (int)p - 1 : WEFT_PRIORITY_NORMAL - 1;
+}
+
+/* Queues `a` at the back of its group, the group at the back of its ring
+   if it was not queued, and wakes a runner. */
+static void sched_ready_locked(weft_sched *s, sched_agent *a, uint8_t reason) {
+    sched_timer_remove(s, a);
+    a->exec->wake_reason = reason;
+    a->state = SCHED_READY;
+    a->since = sched_now();
+    a->next = NULL;
+    sched_group *g = a->group;
+    if (g->tail) g->tail->next = a;
+    else g->head = a;
+    g->tail = a;
+    if (!g->queued) {
+        int l = sched_level(g->priority);
+        sched_group *tail = s->ring[l];
+        if (tail) {
+            g->next = tail->next;
+            tail->next = g;
+        } else {
+            g->next = g;
+        }
+        s->ring[l] = g;
+        g->queued = true;
+    }
+    pthread_cond_signal(&s->work);
+}
+
+/* The next agent: highest level first; within it the group at the head
+   of the ring, which then goes to the back if it has more. */
+static sched_agent *sched_take_locked(weft_sched *s) {
+    for (int l = 0; l < SCHED_LEVELS; l++) {
+        sched_group *tail = s->ring[l];
+        if (!tail) continue;
+        sched_group *g = tail->next;
+        sched_agent *a = g->head;
+        g->head = a->next;
+        if (!g->head) {
+            g->tail = NULL;
+            g->queued = false;
+            if (g == tail) s->ring[l] = NULL;
+            else tail->next = g->next;
+        } else {
+            s->ring[l] = g; /* the ring turns: g is now the tail */
+        }
+        a->next = NULL;
+        return a;
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * The execution's hooks (exec_parker)
+ * ------------------------------------------------------------------------ */
+
+static void sched_wake(exec_parker *pk, weft_exec *e, uint32_t gen) {
+    sched_agent *a = (sched_agent *)pk;
+    weft_sched *s = a->group->sched;
+    pthread_mutex_lock(&s->lock);
+    if (a->state == SCHED_PARKED && e->waiter.gen == gen) {
+        sched_ready_locked(s, a, EXEC_WAKE_NOTIFY);
+    } else if (a->state == SCHED_RUNNING) {
+        a->woken = true;
+        a->woken_gen = gen;
+    }
+    /* READY: a timeout or request got there first; the execution will
+       find itself off the queue when it settles, and return 0. */
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void sched_poke(exec_parker *pk, weft_exec *e) {
+    (void)e;
+    sched_agent *a = (sched_agent *)pk;
+    weft_sched *s = a->group->sched;
+    pthread_mutex_lock(&s->lock);
+    if (a->state == SCHED_PARKED) sched_ready_locked(s, a, EXEC_WAKE_POKE);
+    else if (a->state == SCHED_RUNNING) a->poked = true;
+    pthread_mutex_unlock(&s->lock);
+}
+
+/* ------------------------------------------------------------------------
+ * Runners
+ * ------------------------------------------------------------------------ */
+
+static void *sched_runner_main(void *arg);
+
+static bool sched_runner_start_locked(weft_sched *s) {
+    sched_runner *r = calloc(1, sizeof *r);
+    if (!r) return false;
+    r->s = s;
+    if (pthread_create(&r->os, NULL, sched_runner_main, r) != 0) {
+        free(r);
+        return false;
+    }
+    r->next = s->runners;
+    s->runners = r;
+    s->active++;
+    return true;
+}
+
+/* After a step of `a` that returned `st`, under s->lock. */
+static void sched_step_done_locked(weft_sched *s, sched_agent *a, weft_status st) {
+    weft_exec *e = a->exec;
+    bool woken = a->woken && a->woken_gen == e->waiter.gen, poked = a->poked;
+    a->woken = a->poked = false;
+    if (st != WEFT_SUSPENDED) {
+        a->state = SCHED_ENDED;
+        if (a->live_prev) a->live_prev->live_next = a->live_next;
+        else s->live = a->live_next;
+        if (a->live_next) a->live_next->live_prev = a->live_prev;
+        s->nlive--;
+        return;
+    }
+    if (e->state != EXEC_PARKED) {
+        sched_ready_locked(s, a, EXEC_WAKE_NOTIFY); /* preempted: to the back */
+    } else if (woken) {
+        sched_ready_locked(s, a, EXEC_WAKE_NOTIFY);
+    } else if (poked) {
+        sched_ready_locked(s, a, EXEC_WAKE_POKE);
+    } else {
+        a->state = SCHED_PARKED;
+        a->since = sched_now();
+        if (e->park_deadline) {
+            if (!sched_timer_add(s, a)) sched_ready_locked(s, a, EXEC_WAKE_POKE); /* no room for the timer: spin once more */
+            else if (a->timer == 0) pthread_cond_signal(&s->tick); /* a new earliest deadline */
+        }
+    }
+}
+
+static void *sched_runner_main(void *arg) {
+    sched_runner *r = arg;
+    weft_sched *s = r->s;
+    weft_error err;
+    pthread_mutex_lock(&s->lock);
+    for (;;) {
+        sched_agent *a = NULL;
+        while (!s->stopping && !(a = sched_take_locked(s))) pthread_cond_wait(&s->work, &s->lock);
+        if (!a) break;
+        a->state = SCHED_RUNNING;
+        r->current = a;
+        r->step_start = sched_now();
+        r->asked = false;
+        if (s->busy++ == 0) pthread_cond_signal(&s->tick); /* the monitor ticks while busy */
+        pthread_mutex_unlock(&s->lock);
+
+        weft_status st = weft_exec_run(a->exec, &err);
+
+        pthread_mutex_lock(&s->lock);
+        s->busy--;
+        r->current = NULL;
+        sched_step_done_locked(s, a, st);
+        if (a->state == SCHED_ENDED) {
+            pthread_mutex_unlock(&s->lock);
+            a->group->ended(a->group, a, st, &err); /* a is the group's now */
+            pthread_mutex_lock(&s->lock);
+        }
+        if (r->replaced) {
+            r->replaced = false;
+            if (s->active >= s->target) break; /* enough runners without this one */
+            s->active++;
+        }
+    }
+    r->gone = true;
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * The monitor
+ * ------------------------------------------------------------------------ */
+
+static void sched_monitor_pass_locked(weft_sched *s, int64_t now) {
+    while (s->timers.len && sched_deadline(s->timers.data[0]) <= now) {
+        sched_agent *a = s->timers.data[0];
+        sched_ready_locked(s, a, EXEC_WAKE_TIMEOUT); /* removes its timer */
+    }
+    uint32_t runners = 0;
+    for (sched_runner *r = s->runners; r; r = r->next) runners += !r->gone;
+    for (sched_runner *r = s->runners; r; r = r->next) {
+        sched_agent *a = r->current;
+        if (!a || now - r->step_start < s->slice) continue;
+        if (atomic_load_explicit(&a->exec->in_host, memory_order_relaxed)) {
+            /* Held in a host call: put another runner in its place. */
+            if (!r->replaced && runners < s->max_runners && sched_runner_start_locked(s)) {
+                r->replaced = true;
+                s->active--;
+                runners++;
+            }
+        } else if (!r->asked) {
+            atomic_fetch_or_explicit(&a->exec->attention, WEFT_ATTN_SUSPEND, memory_order_release);
+            r->asked = true;
+        }
+    }
+}
+
+static void *sched_monitor_main(void *arg) {
+    weft_sched *s = arg;
+    pthread_mutex_lock(&s->lock);
+    while (!s->stopping) {
+        int64_t now = sched_now();
+        sched_monitor_pass_locked(s, now);
+        int64_t until = -1;
+        if (s->busy) until = now + s->slice / 2;
+        if (s->timers.len && (until < 0 || sched_deadline(s->timers.data[0]) < until))
+            until = sched_deadline(s->timers.data[0]);
+        if (until < 0) {
+            pthread_cond_wait(&s->tick, &s->lock);
+        } else {
+            struct timespec ts = sched_ts(until);
+            pthread_cond_timedwait(&s->tick, &s->lock, &ts);
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * Groups and agents
+ * ------------------------------------------------------------------------ */
+
+void sched_group_init(sched_group *g, weft_sched *s, weft_priority priority,
+                      void (*ended)(sched_group *, sched_agent *, weft_status, const weft_error *),
+                      void (*describe)(sched_group *, sched_agent *, char *, size_t)) {
+    memset(g, 0, sizeof *g);
+    g->sched = s;
+    pthread_mutex_lock(&s->lock);
+    g->id = ++s->next_group_id;
+    pthread_mutex_unlock(&s->lock);
+    g->priority = priority;
+    g->ended = ended;
+    g->describe = describe;
+}
+
+sched_agent *sched_agent_start(sched_group *g, weft_exec *e, void *owner) {
+    sched_agent *a = calloc(1, sizeof *a);
+    if (!a) return NULL;
+    weft_sched *s = g->sched;
+    a->parker.wake = sched_wake;
+    a->parker.poke = sched_poke;
+    a->exec = e;
+    a->group = g;
+    a->owner = owner;
+    a->timer = SCHED_NO_TIMER;
+    e->parker = &a->parker;
+    pthread_mutex_lock(&s->lock);
+    a->live_next = s->live;
+    if (s->live) s->live->live_prev = a;
+    s->live = a;
+    s->nlive++;
+    sched_ready_locked(s, a, EXEC_WAKE_NOTIFY);
+    pthread_mutex_unlock(&s->lock);
+    return a;
+}
+
+void sched_agent_free(sched_agent *a) {
+    if (!a) return;
+    a->exec->parker = NULL;
+    free(a);
+}
+
+/* ------------------------------------------------------------------------
+ * The public side
+ * ------------------------------------------------------------------------ */
+
+weft_status weft_sched_new(weft_engine *engine, const weft_sched_config *config, weft_sched **out,
+                           weft_error *err) {
+    if (out) *out = NULL;
+    if (!out) return base_fail(err, WEFT_ERR_MISUSE, "weft_sched_new: NULL out");
+    weft_sched_config cfg = {0};
+    if (config) cfg = *config;
+    if (!cfg.runners) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        cfg.runners = n > 0 ? (uint32_t)n : 1;
+    }
+    if (!cfg.max_runners) cfg.max_runners = 4 * cfg.runners + 4;
+    if (cfg.max_runners < cfg.runners)
+        return base_fail(err, WEFT_ERR_MISUSE, "max_runners (%u) is below runners (%u)",
+                         cfg.max_runners, cfg.runners);
+    weft_sched *s = calloc(1, sizeof *s);
+    if (!s) return base_fail(err, WEFT_ERR_NOMEM, "out of memory making a scheduler");
+    s->engine = engine;
+    s->target = cfg.runners;
+    s->max_runners = cfg.max_runners;
+    s->slice = cfg.slice_ns ? (int64_t)cfg.slice_ns : (int64_t)SCHED_DEFAULT_SLICE_NS;
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    bool ok = pthread_mutex_init(&s->lock, NULL) == 0;
+    ok = ok && pthread_cond_init(&s->work, NULL) == 0;
+    ok = ok && pthread_cond_init(&s->tick, &ca) == 0;
+    pthread_condattr_destroy(&ca);
+    if (!ok) {
+        free(s);
+        return base_fail(err, WEFT_ERR_NOMEM, "cannot make the scheduler's locks");
+    }
+    pthread_mutex_lock(&s->lock);
+    for (uint32_t i = 0; i < cfg.runners && ok; i++) ok = sched_runner_start_locked(s);
+    pthread_mutex_unlock(&s->lock);
+    if (ok && pthread_create(&s->monitor, NULL, sched_monitor_main, s) != 0) ok = false;
+    else if (ok) s->monitor_started = true;
+    if (!ok) {
+        weft_sched_free(s);
+        return base_fail(err, WEFT_ERR_NOMEM, "cannot start the scheduler's threads");
+    }
+    *out = s;
+    return WEFT_OK;
+}
+
+void weft_sched_free(weft_sched *s) {
+    if (!s) return;
+    pthread_mutex_lock(&s->lock);
+    s->stopping = true;
+    pthread_cond_broadcast(&s->work);
+    pthread_cond_broadcast(&s->tick);
+    pthread_mutex_unlock(&s->lock);
+    if (s->monitor_started) pthread_join(s->monitor, NULL);
+    /* No runner starts once stopping is set (only the monitor starts them). */
+    for (sched_runner *r = s->runners, *next; r; r = next) {
+        next = r->next;
+        pthread_join(r->os, NULL);
+        free(r);
+    }
+    BASE_VEC_FREE(s->timers);
+    pthread_cond_destroy(&s->tick);
+    pthread_cond_destroy(&s->work);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+/* One line for agent `a`, at `now`. */
+static size_t sched_describe_locked(sched_agent *a, int64_t now, char *buf, size_t size) {
+    char who[96];
+    a->group->describe(a->group, a, who, sizeof who);
+    weft_exec *e = a->exec;
+    double secs = (double)(now - a->since) / 1e9;
+    switch (a->state) {
+    case SCHED_PARKED:
+        return (size_t)snprintf(buf, size, "%s is waiting on address 0x%llx (futex%s) after %.2f s\n", who,
+                                (unsigned long long)e->waiter.addr, e->park_deadline ? ", with a timeout" : "",
+                                secs);
+    case SCHED_READY:
+        return (size_t)snprintf(buf, size, "%s is ready to run (waiting for a runner for %.2f s)\n", who, secs);
+    default:
+        if (atomic_load_explicit(&e->in_host, memory_order_relaxed))
+            return (size_t)snprintf(buf, size, "%s is in a host call (a WASI call or an import)\n", who);
+        return (size_t)snprintf(buf, size, "%s is running\n", who);
+    }
+}
+
+size_t weft_sched_dump(weft_sched *s, char *buf, size_t size) {
+    if (size) buf[0] = '\0';
+    if (!s) return 0;
+    size_t need = 0;
+    pthread_mutex_lock(&s->lock);
+    int64_t now = sched_now();
+    for (sched_agent *a = s->live; a; a = a->live_next) {
+        size_t left = need < size ? size - need : 0;
+        need += sched_describe_locked(a, now, left ? buf + need : NULL, left);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return need;
+}

@@ -1,0 +1,68 @@
+/*
+ * sched.h — the scheduler's internal interface (sched.c), for the groups
+ * of agents that run on it: a process's threads (src/threads), and next
+ * workers.
+ *
+ * An agent is one execution (weft_exec, started) that runners step in
+ * turn. A group is the unit of fair share and of priority: the ready
+ * agents of a group wait in its FIFO, and the ready groups of each
+ * priority in a ring, so runners alternate between groups before agents.
+ */
+#ifndef WEFT_SCHED_H
+#define WEFT_SCHED_H
+
+#include <pthread.h>
+
+#include "../exec/exec.h"
+
+typedef struct sched_group sched_group;
+typedef struct sched_agent sched_agent;
+
+enum { SCHED_READY, SCHED_RUNNING, SCHED_PARKED, SCHED_ENDED };
+
+struct sched_agent {
+    exec_parker parker;      /* first: what the execution sees */
+    weft_exec *exec;
+    sched_group *group;
+    void *owner;             /* the group's record of it */
+    /* Under the scheduler's lock: */
+    uint8_t state;           /* SCHED_* */
+    bool woken;              /* a notify of wait `woken_gen` came while running */
+    bool poked;              /* a request came while running */
+    uint32_t woken_gen;
+    size_t timer;            /* index in the timer heap, or SCHED_NO_TIMER */
+    int64_t since;           /* when it parked or became ready (ns) */
+    sched_agent *next;       /* in its group's ready FIFO */
+    sched_agent *live_prev, *live_next; /* every agent not ended */
+};
+
+struct sched_group {
+    weft_sched *sched;
+    uint32_t id;              /* 1, 2, ... in the order groups were made */
+    weft_priority priority;
+    /* The execution of `a` ended (finished, trapped, failed: st and err).
+       Called on a runner with no scheduler lock held; the agent is not
+       touched by the scheduler after, so the group may free it. */
+    void (*ended)(sched_group *g, sched_agent *a, weft_status st, const weft_error *err);
+    /* Names `a` for diagnostics ("thread 2 of process 1"). */
+    void (*describe)(sched_group *g, sched_agent *a, char *buf, size_t len);
+    /* Under the scheduler's lock: */
+    sched_agent *head, *tail; /* ready agents */
+    sched_group *next;        /* in the ready ring of its priority */
+    bool queued;
+};
+
+#define SCHED_NO_TIMER ((size_t)-1)
+
+/* Prepares a group of `s` (no allocation; nothing to free). */
+void sched_group_init(sched_group *g, weft_sched *s, weft_priority priority,
+                      void (*ended)(sched_group *, sched_agent *, weft_status, const weft_error *),
+                      void (*describe)(sched_group *, sched_agent *, char *, size_t));
+/* Makes the started execution `e` an agent of `g` and queues it. NULL when
+   out of memory. From now on the scheduler runs `e`; the group gets it
+   back through `ended`. */
+sched_agent *sched_agent_start(sched_group *g, weft_exec *e, void *owner);
+/* Frees an agent after `ended` (its execution stays the caller's). */
+void sched_agent_free(sched_agent *a);
+
+#endif
