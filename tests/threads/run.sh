@@ -113,6 +113,48 @@ case_exit() {
     verdict exit_from_thread
 }
 
+case_trap_parked() {
+    # trap_from_thread: exit_from_thread's program, but thread 7 traps.
+    timeout -k 5 20 "$WEFT" run --sched "$MODE" "$W/trap_from_thread.wasm" >"$TMP/out" 2>"$TMP/err" < <(sleep 30)
+    rc=$?
+    ms=0
+    out=$(cat "$TMP/out"); err=$(cat "$TMP/err")
+    [ "$rc" -eq 134 ] || expect "exit $rc, expected 134"
+    has "$err" "error: thread 7: unreachable" || expect "no 'thread 7: unreachable'"
+    verdict trap_from_thread
+}
+
+# One runner (pool mode): a spinning waiter must not starve the thread
+# that sets its flag; a thread blocked in fd_read must not hold up the
+# others (a replacement runner takes over).
+case_one_runner() {
+    local one=()
+    [ "$MODE" = pool ] && one=(--runners 1)
+    run spin_flag_1 60 "${one[@]}" "$W/spin_flag.wasm"
+    [ "$rc" -eq 0 ] || expect "exit $rc, expected 0"
+    [ "$out" = "output 5999994" ] || expect "stdout differs"
+    verdict spin_flag_one_runner
+    timeout -k 5 30 "$WEFT" run --sched "$MODE" "${one[@]}" "$W/mixed_waits.wasm" \
+        >"$TMP/out" 2>"$TMP/err" < <(sleep 0.3; printf 'hello\n')
+    rc=$?
+    ms=0
+    out=$(cat "$TMP/out"); err=$(cat "$TMP/err")
+    [ "$rc" -eq 0 ] || expect "exit $rc, expected 0"
+    [ "$out" = $'rounds 4000\nsleeps 10\ntimeouts 5\nread 6' ] || expect "stdout differs"
+    verdict mixed_waits
+}
+
+# Threads alive at once, all parked on one condition variable: 10,000 on
+# two runners in pool mode (a few hundred OS threads in os mode).
+case_many() {
+    local n=500
+    [ "$MODE" = pool ] && n=10000
+    run many_waiters 120 --runners 2 --max-threads $((n + 1)) "$W/many_waiters.wasm" "$n"
+    [ "$rc" -eq 0 ] || expect "exit $rc, expected 0"
+    [ "$out" = $'waiting '"$n"$'\nreleased '"$n" ] || expect "stdout differs"
+    verdict many_waiters
+}
+
 case_limit() {
     local want=$'spawned 3\nerror -6\nagain 1'
     run thread_limit 60 --max-threads 4 "$W/thread_limit.wasm"
@@ -155,6 +197,9 @@ for ((round = 1; round <= COUNT; round++)); do
     case_trap
     case_deadlock
     case_exit
+    case_trap_parked
+    case_one_runner
+    case_many
     case_limit
     case_load
   done

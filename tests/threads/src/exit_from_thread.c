@@ -2,7 +2,8 @@
    the others are in an untimed futex wait, a 30 s sleep, a blocking read
    of stdin, a spin loop, and a 60 s timed wait; the main thread joins the
    exiting thread (which never returns). Prints the realtime clock at the
-   call on stderr ("exit-at NS") so the runner can measure the latency. */
+   call on stderr ("exit-at NS") so the runner can measure the latency.
+   Built with -DTRAP (trap_from_thread), the thread traps instead. */
 #include "rt.h"
 
 static i32 never, started;
@@ -27,7 +28,11 @@ static void exiter(void *a) {
     rt_eputs("exit-at ");
     rt_eputs(rt_fmt_i64(buf + sizeof buf, rt_now(RT_REALTIME)));
     rt_eputs("\n");
+#ifdef TRAP
+    __builtin_trap();
+#else
     rt_proc_exit(7);
+#endif
 }
 
 void _start(void) {

@@ -188,8 +188,12 @@ static inline void rt_barrier_wait(rt_barrier *b) {
 }
 
 /* ---- threads ---- */
-#define RT_STACK 8192
-#define RT_SLOTS 160
+#ifndef RT_STACK
+#define RT_STACK 8192  /* shadow stack of each thread */
+#endif
+#ifndef RT_SLOTS
+#define RT_SLOTS 160   /* threads alive at once */
+#endif
 typedef struct rt_thread {
     i32 stack_top;            /* read by start.s: must stay first */
     void (*fn)(void *);
