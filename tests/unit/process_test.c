@@ -1,9 +1,13 @@
 /* process_test — the C API of weft_process: a host runs threaded WASI
    programs that exit from a thread, trap in a thread, deadlock, hit the
    thread limit or are stopped by the host, and survives each one with the
-   outcome as a value. After every run no thread of the program is left
-   (the host process is back to its own threads) and no descriptor leaked;
-   under AddressSanitizer, nothing is leaked either. */
+   outcome as a value, with one OS thread per wasm thread and on a
+   scheduler (weft_sched). After every run no thread of the program is
+   left (the host process is back to its own threads) and no descriptor
+   leaked; under AddressSanitizer, nothing is leaked either. Last, two
+   processes share one runner: one spins in 17 threads, and the other
+   still runs to its end (it is not starved; bench/sched measures its
+   share). */
 #include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -26,6 +30,7 @@
     } while (0)
 
 static weft_engine *engine;
+static weft_sched *sched; /* the scheduler of this round, or NULL */
 static int devnull, stdin_pipe[2];
 
 static int count_dir(const char *path) {
@@ -73,14 +78,16 @@ static void *stop_later(void *p) {
 /* Loads and runs one guest; everything is freed before returning. With
    stop_ms >= 0 a host thread calls weft_process_stop after that long
    (0: before the run). */
-static void run_guest(const char *name, uint32_t max_threads, int stop_ms, run_result *r) {
-    weft_module_release(r->mod);
-    memset(r, 0, sizeof *r);
+static weft_module *load_guest(const char *name) {
     char path[256];
     snprintf(path, sizeof path, "tests/threads/wasm/%s.wasm", name);
     weft_error err;
     weft_module *mod;
     CHECK(weft_module_load_file(engine, path, &mod, &err) == WEFT_OK, "%s: %s", path, err.message);
+    return mod;
+}
+
+static weft_wasi *make_wasi(const char *name) {
     weft_wasi_config wc;
     weft_wasi_config_init(&wc);
     const char *argv[1] = {name};
@@ -90,8 +97,17 @@ static void run_guest(const char *name, uint32_t max_threads, int stop_ms, run_r
     wc.stdio[1] = devnull;
     wc.stdio[2] = devnull;
     weft_wasi *wasi;
+    weft_error err;
     CHECK(weft_wasi_new(&wc, &wasi, &err) == WEFT_OK, "wasi: %s", err.message);
-    weft_process_config pc = {.max_threads = max_threads};
+    return wasi;
+}
+
+static void run_guest(const char *name, uint32_t max_threads, int stop_ms, run_result *r) {
+    weft_module_release(r->mod);
+    memset(r, 0, sizeof *r);
+    weft_module *mod = load_guest(name);
+    weft_wasi *wasi = make_wasi(name);
+    weft_process_config pc = {.max_threads = max_threads, .sched = sched};
     weft_process *proc = NULL;
     r->new_status = weft_process_new(engine, mod, wasi, &pc, &proc, &r->new_err);
     r->mod = mod; /* the process holds a reference of its own too */
@@ -127,6 +143,61 @@ static bool frames_name(const weft_error *e, const char *fn) {
     return false;
 }
 
+typedef struct bg_run {
+    weft_process *proc;
+    weft_process_outcome out;
+} bg_run;
+
+static void *run_in_background(void *arg) {
+    bg_run *b = arg;
+    CHECK(weft_process_run(b->proc, &b->out) == WEFT_OK, "background run failed");
+    return NULL;
+}
+
+/* Two processes on one scheduler with one runner: spinners (16 threads
+   and main spinning, never ending) and join (a fixed job). join must end
+   while spinners still runs: preemption takes the runner from a spinner
+   after its slice, and round robin between processes gives join every
+   other slice, whatever the spinners' thread count. */
+static void fair_share(void) {
+    weft_sched *one;
+    weft_error err;
+    weft_sched_config sc = {.runners = 1};
+    CHECK(weft_sched_new(engine, &sc, &one, &err) == WEFT_OK, "sched: %s", err.message);
+    weft_module *spin_mod = load_guest("spinners"), *job_mod = load_guest("join");
+    weft_wasi *spin_wasi = make_wasi("spinners"), *job_wasi = make_wasi("join");
+    weft_process_config pc = {.sched = one};
+    bg_run spin = {0};
+    weft_process *job;
+    CHECK(weft_process_new(engine, spin_mod, spin_wasi, &pc, &spin.proc, &err) == WEFT_OK, "%s",
+          err.message);
+    CHECK(weft_process_new(engine, job_mod, job_wasi, &pc, &job, &err) == WEFT_OK, "%s", err.message);
+    pthread_t bg;
+    CHECK(pthread_create(&bg, NULL, run_in_background, &spin) == 0, "pthread_create");
+    weft_process_outcome out;
+    int64_t t0 = now_ms();
+    CHECK(weft_process_run(job, &out) == WEFT_OK, "join: run failed");
+    int64_t ms = now_ms() - t0;
+    CHECK(out.end == WEFT_PROCESS_EXIT && out.exit_code == 0, "join beside spinners: end %d code %d",
+          out.end, out.exit_code);
+    char dump[4096];
+    weft_sched_dump(one, dump, sizeof dump);
+    CHECK(strstr(dump, "thread 17 of process 1 is "), "dump lacks the spinners' thread 17:\n%s", dump);
+    weft_process_stop(spin.proc);
+    pthread_join(bg, NULL);
+    CHECK(spin.out.end == WEFT_PROCESS_STOPPED && spin.out.threads == 17, "spinners: end %d, %u threads",
+          spin.out.end, spin.out.threads);
+    printf("process_test: join ran in %lld ms beside 17 spinning threads on one runner\n",
+           (long long)ms);
+    weft_process_free(job);
+    weft_process_free(spin.proc);
+    weft_wasi_free(job_wasi);
+    weft_wasi_free(spin_wasi);
+    weft_module_release(job_mod);
+    weft_module_release(spin_mod);
+    weft_sched_free(one);
+}
+
 int main(void) {
     engine = weft_engine_new(NULL);
     devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -134,8 +205,15 @@ int main(void) {
     int threads0 = count_dir("/proc/self/task");
     int fds0 = count_dir("/proc/self/fd");
     run_result *r = calloc(1, sizeof *r);
+    /* Rounds 0-3 with OS threads, 4-7 on a scheduler of two runners, made
+       before round 0 so its threads are in the baseline. */
+    weft_sched *pool;
+    weft_error err;
+    weft_sched_config sc = {.runners = 2};
+    CHECK(weft_sched_new(engine, &sc, &pool, &err) == WEFT_OK, "sched: %s", err.message);
 
-    for (int round = 0; round < 4; round++) {
+    for (int round = 0; round < 8; round++) {
+        sched = round >= 4 ? pool : NULL;
         /* A plain successful run. */
         run_guest("mutex_counter", 0, -1, r);
         CHECK(r->new_status == WEFT_OK, "new: %s", r->new_err.message);
@@ -209,6 +287,8 @@ int main(void) {
     }
     weft_module_release(r->mod);
     free(r);
+    weft_sched_free(pool);
+    fair_share();
     close(devnull);
     close(stdin_pipe[0]);
     close(stdin_pipe[1]);
