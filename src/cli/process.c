@@ -2,11 +2,61 @@
  * process.c — `weft run` for WASI commands that import their memory or
  * spawn threads (wasi-threads): run as a weft_process, and turn its
  * outcome into an exit status and a report on stderr.
+ *
+ * With --sched pool, SIGQUIT (Ctrl-\) prints what every thread is doing
+ * (weft_sched_dump) on stderr and the program goes on, like a JVM's
+ * thread dump: the signal is blocked in every thread, and one thread of
+ * weft's takes it with sigwait, so the dump runs in no signal handler.
  */
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+
+typedef struct cli_dumper {
+    weft_sched *sched;
+    pthread_t thread;
+    volatile sig_atomic_t done;
+} cli_dumper;
+
+static void *cli_dump_main(void *arg) {
+    cli_dumper *d = arg;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGQUIT);
+    for (;;) {
+        int sig;
+        if (sigwait(&set, &sig) != 0 || d->done) break;
+        size_t need = weft_sched_dump(d->sched, NULL, 0) + 1;
+        char *buf = malloc(need);
+        if (!buf) continue;
+        weft_sched_dump(d->sched, buf, need);
+        fprintf(stderr, "weft: what every thread is doing (SIGQUIT):\n%s", buf);
+        free(buf);
+    }
+    return NULL;
+}
+
+/* Blocks SIGQUIT here (and so in every thread made after) and starts the
+   thread that takes it. Call before the scheduler starts its runners. */
+static bool cli_dumper_start(cli_dumper *d, sigset_t *old) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGQUIT);
+    d->done = 0;
+    return pthread_sigmask(SIG_BLOCK, &set, old) == 0 &&
+           pthread_create(&d->thread, NULL, cli_dump_main, d) == 0;
+}
+
+static void cli_dumper_stop(cli_dumper *d, const sigset_t *old) {
+    d->done = 1;
+    pthread_kill(d->thread, SIGQUIT);
+    pthread_join(d->thread, NULL);
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
 
 bool cli_wants_process(const weft_module *m) {
     uint32_t n = weft_module_import_count(m);
@@ -30,12 +80,18 @@ int cli_run_process(const cli_run_opts *o, weft_engine *engine, weft_module *mod
     weft_process *proc = NULL;
     weft_error err;
     weft_status st = WEFT_OK;
+    cli_dumper dumper = {0};
+    sigset_t old_mask;
+    bool dumping = false;
     if (o->sched_pool) {
+        dumping = cli_dumper_start(&dumper, &old_mask);
         weft_sched_config sc = {.runners = o->runners};
         st = weft_sched_new(engine, &sc, &pc.sched, &err);
+        dumper.sched = pc.sched;
     }
     if (st == WEFT_OK) st = weft_process_new(engine, module, wasi, &pc, &proc, &err);
     if (st != WEFT_OK) {
+        if (dumping) cli_dumper_stop(&dumper, &old_mask);
         weft_sched_free(pc.sched);
         if (st == WEFT_ERR_TRAP) {
             cli_print_trap(&err);
@@ -69,6 +125,7 @@ int cli_run_process(const cli_run_opts *o, weft_engine *engine, weft_module *mod
         }
     }
     weft_process_free(proc);
+    if (dumping) cli_dumper_stop(&dumper, &old_mask);
     weft_sched_free(pc.sched);
     return rc;
 }

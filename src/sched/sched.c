@@ -73,7 +73,7 @@ struct weft_sched {
     bool monitor_started;
     uint32_t next_group_id;
     BASE_VEC(sched_agent *) timers; /* min-heap by exec->park_deadline */
-    sched_agent *live;       /* every agent not ended */
+    sched_agent *live, *live_tail; /* every agent not ended, oldest first */
     uint32_t nlive;
 };
 
@@ -234,6 +234,19 @@ static void sched_poke(exec_parker *pk, weft_exec *e) {
 
 static void *sched_runner_main(void *arg);
 
+/* The agent this runner thread is stepping (its host calls ask for it). */
+static _Thread_local sched_agent *sched_running;
+
+sched_agent *sched_current(void) { return sched_running; }
+
+void sched_agent_note(sched_agent *a, const char *what) {
+    weft_sched *s = a->group->sched;
+    pthread_mutex_lock(&s->lock);
+    snprintf(a->note, sizeof a->note, "%s", what ? what : "");
+    a->note_since = sched_now();
+    pthread_mutex_unlock(&s->lock);
+}
+
 static bool sched_runner_start_locked(weft_sched *s) {
     sched_runner *r = calloc(1, sizeof *r);
     if (!r) return false;
@@ -258,6 +271,7 @@ static void sched_step_done_locked(weft_sched *s, sched_agent *a, weft_status st
         if (a->live_prev) a->live_prev->live_next = a->live_next;
         else s->live = a->live_next;
         if (a->live_next) a->live_next->live_prev = a->live_prev;
+        else s->live_tail = a->live_prev;
         s->nlive--;
         return;
     }
@@ -293,7 +307,9 @@ static void *sched_runner_main(void *arg) {
         if (s->busy++ == 0) pthread_cond_signal(&s->tick); /* the monitor ticks while busy */
         pthread_mutex_unlock(&s->lock);
 
+        sched_running = a;
         weft_status st = weft_exec_run(a->exec, &err);
+        sched_running = NULL;
 
         pthread_mutex_lock(&s->lock);
         s->busy--;
@@ -393,9 +409,10 @@ sched_agent *sched_agent_start(sched_group *g, weft_exec *e, void *owner) {
     a->timer = SCHED_NO_TIMER;
     e->parker = &a->parker;
     pthread_mutex_lock(&s->lock);
-    a->live_next = s->live;
-    if (s->live) s->live->live_prev = a;
-    s->live = a;
+    a->live_prev = s->live_tail;
+    if (s->live_tail) s->live_tail->live_next = a;
+    else s->live = a;
+    s->live_tail = a;
     s->nlive++;
     sched_ready_locked(s, a, EXEC_WAKE_NOTIFY);
     pthread_mutex_unlock(&s->lock);
@@ -491,6 +508,9 @@ static size_t sched_describe_locked(sched_agent *a, int64_t now, char *buf, size
     case SCHED_READY:
         return (size_t)snprintf(buf, size, "%s is ready to run (waiting for a runner for %.2f s)\n", who, secs);
     default:
+        if (a->note[0])
+            return (size_t)snprintf(buf, size, "%s is %s after %.2f s\n", who, a->note,
+                                    (double)(now - a->note_since) / 1e9);
         if (atomic_load_explicit(&e->in_host, memory_order_relaxed))
             return (size_t)snprintf(buf, size, "%s is in a host call (a WASI call or an import)\n", who);
         return (size_t)snprintf(buf, size, "%s is running\n", who);

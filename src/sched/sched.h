@@ -32,6 +32,8 @@ struct sched_agent {
     uint32_t woken_gen;
     size_t timer;            /* index in the timer heap, or SCHED_NO_TIMER */
     int64_t since;           /* when it parked or became ready (ns) */
+    char note[64];           /* what a host call waits for, or "" */
+    int64_t note_since;
     sched_agent *next;       /* in its group's ready FIFO */
     sched_agent *live_prev, *live_next; /* every agent not ended */
 };
@@ -64,5 +66,12 @@ void sched_group_init(sched_group *g, weft_sched *s, weft_priority priority,
 sched_agent *sched_agent_start(sched_group *g, weft_exec *e, void *owner);
 /* Frees an agent after `ended` (its execution stays the caller's). */
 void sched_agent_free(sched_agent *a);
+
+/* The agent the calling thread runs now (inside its host calls), or NULL
+   off a runner. */
+sched_agent *sched_current(void);
+/* What `a`'s host call now waits for, for the diagnostics ("reading host
+   fd 0"), or NULL when it no longer waits. */
+void sched_agent_note(sched_agent *a, const char *what);
 
 #endif

@@ -12,6 +12,10 @@
  *
  * Host calls that are not routed through the blocker (a write to a full
  * pipe, a slow disk) are not interrupted; they end by themselves.
+ *
+ * On a scheduler the wait still holds its runner (the scheduler puts a
+ * replacement in its place after a slice), and is noted on the agent for
+ * weft_sched_dump; sched_yield yields the agent instead of the OS thread.
  */
 #include <errno.h>
 #include <poll.h>
@@ -23,12 +27,28 @@
 #include "../wasi/wasi.h"
 #include "threads.h"
 
+/* On a scheduler, says what the agent's call waits for (weft_sched_dump). */
+static void thr_block_note(sched_agent *a, const wasi_wait *wait) {
+    char what[64];
+    if (wait->nfds == 0) snprintf(what, sizeof what, "sleeping (poll_oneoff)");
+    else if (wait->nfds > 1) snprintf(what, sizeof what, "polling %zu host fds", wait->nfds);
+    else
+        snprintf(what, sizeof what, "%s host fd %d", wait->fds[0].events & POLLOUT ? "writing" : "reading",
+                 wait->fds[0].fd);
+    sched_agent_note(a, what);
+}
+
 static int thr_block(struct weft_wasi *w, wasi_wait *wait) {
     thr_process *p = w->block_env;
+    sched_agent *agent = p->sched ? sched_current() : NULL;
     if (wait->nfds == 0 && wait->deadline == 0) {
-        sched_yield();
+        /* sched_yield: an agent goes to the back of its queue at its next
+           safe point; an OS thread yields its core. */
+        if (agent) weft_exec_request(agent->exec, WEFT_ATTN_SUSPEND);
+        else sched_yield();
         return 0;
     }
+    if (agent) thr_block_note(agent, wait);
     struct pollfd small[8];
     struct pollfd *fds = wait->nfds + 1 <= 8 ? small : calloc(wait->nfds + 1, sizeof *fds);
     if (!fds) return -ENOMEM;
@@ -56,6 +76,7 @@ static int thr_block(struct weft_wasi *w, wasi_wait *wait) {
         break;
     }
     if (fds != small) free(fds);
+    if (agent) sched_agent_note(agent, NULL);
     return result;
 }
 

@@ -155,6 +155,32 @@ case_many() {
     verdict many_waiters
 }
 
+# SIGQUIT prints what every thread waits on, and the program goes on
+# (pool mode). The dump is asked for again until every thread has reached
+# its wait (at most 10 s), then the program is killed.
+case_dump() {
+    [ "$MODE" = pool ] || return 0
+    "$WEFT" run --sched pool "$W/parked_forever.wasm" >"$TMP/out" 2>"$TMP/err" < <(sleep 60) &
+    local pid=$! i
+    for ((i = 0; i < 1000; i++)); do grep -q ready "$TMP/out" && break; sleep 0.01; done
+    local want=("thread 1 of process 1 is waiting on address 0x" "(futex) after"
+                "thread 3 of process 1 is reading host fd 0 after"
+                "thread 4 of process 1 is sleeping (poll_oneoff) after"
+                "thread 5 of process 1 is waiting on address 0x" "(futex, with a timeout) after")
+    local all=0
+    for ((i = 0; i < 100 && !all; i++)); do
+        kill -QUIT "$pid" 2>/dev/null
+        sleep 0.1
+        all=1
+        for w in "${want[@]}"; do grep -qF -- "$w" "$TMP/err" || all=0; done
+    done
+    kill -0 "$pid" 2>/dev/null || expect "the program did not go on after SIGQUIT"
+    kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+    rc=0 ms=0 out=$(cat "$TMP/out") err=$(cat "$TMP/err")
+    [ "$all" -eq 1 ] || expect "the dump lacks a thread's wait"
+    verdict sigquit_dump
+}
+
 case_limit() {
     local want=$'spawned 3\nerror -6\nagain 1'
     run thread_limit 60 --max-threads 4 "$W/thread_limit.wasm"
@@ -200,6 +226,7 @@ for ((round = 1; round <= COUNT; round++)); do
     case_trap_parked
     case_one_runner
     case_many
+    case_dump
     case_limit
     case_load
   done
