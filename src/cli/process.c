@@ -10,26 +10,31 @@
  */
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-typedef struct cli_dumper {
+/* The scheduler of --sched pool and the thread that dumps it on SIGQUIT. */
+typedef struct cli_pool {
     weft_sched *sched;
-    pthread_t thread;
-    volatile sig_atomic_t done;
-} cli_dumper;
+    sigset_t old_mask;
+    pthread_t dumper;
+    bool dumping;
+    _Atomic bool done;
+} cli_pool;
 
 static void *cli_dump_main(void *arg) {
-    cli_dumper *d = arg;
+    cli_pool *d = arg;
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGQUIT);
     for (;;) {
         int sig;
-        if (sigwait(&set, &sig) != 0 || d->done) break;
+        if (sigwait(&set, &sig) != 0 || atomic_load(&d->done)) break;
         size_t need = weft_sched_dump(d->sched, NULL, 0) + 1;
         char *buf = malloc(need);
         if (!buf) continue;
@@ -40,22 +45,28 @@ static void *cli_dump_main(void *arg) {
     return NULL;
 }
 
-/* Blocks SIGQUIT here (and so in every thread made after) and starts the
-   thread that takes it. Call before the scheduler starts its runners. */
-static bool cli_dumper_start(cli_dumper *d, sigset_t *old) {
+/* Blocks SIGQUIT (so the scheduler's threads inherit the mask), makes the
+   scheduler, then the thread that takes the signal. */
+static weft_status cli_pool_start(cli_pool *d, weft_engine *engine, uint32_t runners, weft_error *err) {
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGQUIT);
-    d->done = 0;
-    return pthread_sigmask(SIG_BLOCK, &set, old) == 0 &&
-           pthread_create(&d->thread, NULL, cli_dump_main, d) == 0;
+    atomic_init(&d->done, false);
+    pthread_sigmask(SIG_BLOCK, &set, &d->old_mask);
+    weft_sched_config sc = {.runners = runners};
+    weft_status st = weft_sched_new(engine, &sc, &d->sched, err);
+    if (st == WEFT_OK) d->dumping = pthread_create(&d->dumper, NULL, cli_dump_main, d) == 0;
+    return st;
 }
 
-static void cli_dumper_stop(cli_dumper *d, const sigset_t *old) {
-    d->done = 1;
-    pthread_kill(d->thread, SIGQUIT);
-    pthread_join(d->thread, NULL);
-    pthread_sigmask(SIG_SETMASK, old, NULL);
+static void cli_pool_stop(cli_pool *d) {
+    if (d->dumping) {
+        atomic_store(&d->done, true);
+        pthread_kill(d->dumper, SIGQUIT);
+        pthread_join(d->dumper, NULL);
+    }
+    weft_sched_free(d->sched);
+    pthread_sigmask(SIG_SETMASK, &d->old_mask, NULL);
 }
 
 bool cli_wants_process(const weft_module *m) {
@@ -80,19 +91,14 @@ int cli_run_process(const cli_run_opts *o, weft_engine *engine, weft_module *mod
     weft_process *proc = NULL;
     weft_error err;
     weft_status st = WEFT_OK;
-    cli_dumper dumper = {0};
-    sigset_t old_mask;
-    bool dumping = false;
+    cli_pool pool = {0};
     if (o->sched_pool) {
-        dumping = cli_dumper_start(&dumper, &old_mask);
-        weft_sched_config sc = {.runners = o->runners};
-        st = weft_sched_new(engine, &sc, &pc.sched, &err);
-        dumper.sched = pc.sched;
+        st = cli_pool_start(&pool, engine, o->runners, &err);
+        pc.sched = pool.sched;
     }
     if (st == WEFT_OK) st = weft_process_new(engine, module, wasi, &pc, &proc, &err);
     if (st != WEFT_OK) {
-        if (dumping) cli_dumper_stop(&dumper, &old_mask);
-        weft_sched_free(pc.sched);
+        if (o->sched_pool) cli_pool_stop(&pool);
         if (st == WEFT_ERR_TRAP) {
             cli_print_trap(&err);
             return CLI_EXIT_TRAP;
@@ -125,7 +131,6 @@ int cli_run_process(const cli_run_opts *o, weft_engine *engine, weft_module *mod
         }
     }
     weft_process_free(proc);
-    if (dumping) cli_dumper_stop(&dumper, &old_mask);
-    weft_sched_free(pc.sched);
+    if (o->sched_pool) cli_pool_stop(&pool);
     return rc;
 }

@@ -49,7 +49,7 @@ void thr_end_locked(thr_process *p, weft_process_end end, int32_t code, uint32_t
 
 /* Joins a thread that has ended and frees it; after a deadlock, keeps what
    it waited on first. */
-static void thr_reap(thr_process *p, thr_thread *t) {
+void thr_thread_reap(thr_process *p, thr_thread *t) {
     if (t->agent) sched_agent_free(t->agent);
     else pthread_join(t->os, NULL);
     /* The outcome never changes once `ending` is set (release/acquire). */
@@ -65,7 +65,7 @@ static void thr_reap(thr_process *p, thr_thread *t) {
         w.where.message[0] = '\0';
         BASE_VEC_PUSH(p->waiters, w); /* out of memory: reported without it */
     }
-    weft_exec_free(t->exec);
+    thr_exec_recycle(p, t->exec);
     free(t);
 }
 
@@ -74,23 +74,22 @@ static void thr_reap(thr_process *p, thr_thread *t) {
 static void thr_supervise(thr_process *p) {
     pthread_mutex_lock(&p->lock);
     for (;;) {
-        thr_thread **link = &p->threads, *t;
         thr_thread *dead = NULL;
-        while ((t = *link)) {
-            if (t->done) {
-                *link = t->next;
-                t->next = dead;
-                dead = t;
-            } else {
-                link = &t->next;
-            }
+        for (thr_thread *t = p->threads, *next; t; t = next) {
+            next = t->next;
+            if (!t->done) continue;
+            if (t->prev) t->prev->next = t->next;
+            else p->threads = t->next;
+            if (t->next) t->next->prev = t->prev;
+            t->next = dead;
+            dead = t;
         }
         if (dead) {
             pthread_mutex_unlock(&p->lock);
             while (dead) {
-                t = dead;
+                thr_thread *t = dead;
                 dead = t->next;
-                thr_reap(p, t);
+                thr_thread_reap(p, t);
             }
             pthread_mutex_lock(&p->lock);
             continue;
@@ -134,6 +133,11 @@ weft_status weft_process_new(weft_engine *engine, weft_module *module, weft_wasi
     p->next_tid = 2;
     atomic_init(&p->counts, 0);
     atomic_init(&p->ending, false);
+    if (pthread_mutex_init(&p->spare_lock, NULL) != 0) {
+        weft_module_release(p->module);
+        free(proc);
+        return base_fail(err, WEFT_ERR_NOMEM, "cannot make a process's lock");
+    }
     bool lock_ok = pthread_mutex_init(&p->lock, NULL) == 0;
     bool cond_ok = false;
     pthread_condattr_t ca;
@@ -144,6 +148,7 @@ weft_status weft_process_new(weft_engine *engine, weft_module *module, weft_wasi
     }
     if (!cond_ok) {
         if (lock_ok) pthread_mutex_destroy(&p->lock);
+        pthread_mutex_destroy(&p->spare_lock);
         weft_module_release(p->module);
         free(proc);
         return base_fail(err, WEFT_ERR_NOMEM, "cannot make a process's lock");
@@ -263,6 +268,9 @@ void weft_process_free(weft_process *proc) {
     if (!proc) return;
     thr_process *p = &proc->p;
     /* No thread is left: weft_process_run joins every one. */
+    for (size_t i = 0; i < p->spare.len; i++) weft_exec_free(p->spare.data[i]);
+    BASE_VEC_FREE(p->spare);
+    pthread_mutex_destroy(&p->spare_lock);
     weft_linker_free(p->linker);
     weft_store_free(p->store);
     weft_module_release(p->module);

@@ -84,8 +84,19 @@ static void thr_thread_finish(thr_thread *t, weft_status st) {
     }
     t->done = true;
     thr_count_live_locked(p, -1);
-    pthread_cond_broadcast(&p->cond); /* the supervisor, and spawns waiting at the limit */
+    /* An agent is reaped here, on its runner, unless the process ends:
+       then the supervisor collects what the ended threads waited on. An
+       OS thread must be joined by the supervisor. */
+    bool reap_here = t->agent && !atomic_load_explicit(&p->ending, memory_order_relaxed);
+    if (reap_here) {
+        if (t->prev) t->prev->next = t->next;
+        else p->threads = t->next;
+        if (t->next) t->next->prev = t->prev;
+    }
+    if (!reap_here || p->spawn_waiters)
+        pthread_cond_broadcast(&p->cond); /* the supervisor, and spawns waiting at the limit */
     pthread_mutex_unlock(&p->lock);
+    if (reap_here) thr_thread_reap(p, t);
 }
 
 /* The body of every OS thread: run the execution to its end. */
@@ -110,10 +121,27 @@ void thr_agent_describe(sched_group *g, sched_agent *a, char *buf, size_t len) {
     snprintf(buf, len, "thread %u of process %u", t->tid, g->id);
 }
 
+#define THR_SPARE_MAX 64 /* executions kept for reuse */
+
+void thr_exec_recycle(thr_process *p, weft_exec *e) {
+    pthread_mutex_lock(&p->spare_lock);
+    bool kept = p->spare.len < THR_SPARE_MAX && BASE_VEC_PUSH(p->spare, e);
+    pthread_mutex_unlock(&p->spare_lock);
+    if (!kept) weft_exec_free(e);
+}
+
+static weft_exec *thr_exec_take(thr_process *p) {
+    weft_exec *e = NULL;
+    pthread_mutex_lock(&p->spare_lock);
+    if (p->spare.len) e = p->spare.data[--p->spare.len];
+    pthread_mutex_unlock(&p->spare_lock);
+    return e ? e : weft_exec_new(p->store);
+}
+
 thr_thread *thr_thread_make(thr_process *p, uint32_t tid, weft_func *func, const weft_val *args,
                             size_t nargs, weft_error *err) {
     thr_thread *t = calloc(1, sizeof *t);
-    weft_exec *e = t ? weft_exec_new(p->store) : NULL;
+    weft_exec *e = t ? thr_exec_take(p) : NULL;
     if (!e) {
         free(t);
         base_fail(err, WEFT_ERR_NOMEM, "out of memory making thread %u's execution", tid);
@@ -151,7 +179,9 @@ weft_status thr_thread_launch_locked(thr_process *p, thr_thread *t, weft_error *
             return base_fail(err, WEFT_ERR_NOMEM, "cannot create an OS thread for thread %u: %s",
                              t->tid, strerror(rc));
     }
+    t->prev = NULL;
     t->next = p->threads;
+    if (p->threads) p->threads->prev = t;
     p->threads = t;
     p->started++;
     return WEFT_OK;
@@ -175,9 +205,11 @@ static int32_t thr_spawn(thr_process *p, int32_t start_arg) {
         until.tv_nsec += THR_SPAWN_GRACE_MS * 1000000L;
         until.tv_sec += until.tv_nsec / 1000000000L;
         until.tv_nsec %= 1000000000L;
+        p->spawn_waiters++;
         while (live >= p->max_threads && !atomic_load_explicit(&p->ending, memory_order_relaxed) &&
                pthread_cond_timedwait(&p->cond, &p->lock, &until) == 0)
             live = THR_LIVE(atomic_load_explicit(&p->counts, memory_order_acquire));
+        p->spawn_waiters--;
         live = THR_LIVE(atomic_load_explicit(&p->counts, memory_order_acquire));
     }
     if (atomic_load_explicit(&p->ending, memory_order_relaxed)) {

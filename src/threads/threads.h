@@ -60,7 +60,7 @@ typedef struct thr_thread {
     weft_error err;           /* the run's error (trap with backtrace) */
     uint64_t wait_addr;       /* its last untimed futex wait */
     int wait_width;
-    struct thr_thread *next;  /* p->threads; under p->lock */
+    struct thr_thread *next, *prev; /* p->threads; under p->lock */
 } thr_thread;
 
 /* The static shape of a module as a process sees it (check.c). */
@@ -91,6 +91,7 @@ struct thr_process {
     _Atomic uint64_t counts;  /* live << 32 | blocked (see above) */
     thr_thread *threads;      /* started and not yet joined */
     uint32_t next_tid;
+    uint32_t spawn_waiters;   /* spawns waiting at the limit (p->cond) */
     uint32_t started;         /* threads that ran */
     bool ran;                 /* weft_process_run was called */
     _Atomic bool ending;      /* outcome fixed; spawns refused */
@@ -100,6 +101,10 @@ struct thr_process {
     int (*saved_block)(struct weft_wasi *w, struct wasi_wait *wait);
     void *saved_block_env;
     char *spawn_error;        /* why the last thread-spawn failed */
+    /* Executions of reaped threads, reused by the next spawns (no stack
+       to map again). Under spare_lock, a leaf lock. */
+    pthread_mutex_t spare_lock;
+    BASE_VEC(weft_exec *) spare;
 
     weft_process_outcome outcome;
     BASE_VEC(weft_process_waiter) waiters; /* deadlock: who waits on what */
@@ -125,6 +130,11 @@ thr_thread *thr_thread_make(thr_process *p, uint32_t tid, weft_func *func,
                             const weft_val *args, size_t nargs, weft_error *err);
 /* Frees a thread that was made but not launched. Accepts NULL. */
 void thr_thread_discard(thr_thread *t);
+/* Frees a thread that has ended and was taken off p->threads (joins its
+   OS thread first), keeping its execution for reuse. */
+void thr_thread_reap(thr_process *p, thr_thread *t);
+/* Keeps the execution of a reaped thread for reuse (or frees it). */
+void thr_exec_recycle(thr_process *p, weft_exec *e);
 /* Starts it (on its OS thread, or as an agent of p->sched) and publishes
    it (p->threads). Call with p->lock held and the process not ending. On
    failure the caller still owns t. */

@@ -174,21 +174,27 @@ static void fair_share(void) {
     CHECK(weft_process_new(engine, job_mod, job_wasi, &pc, &job, &err) == WEFT_OK, "%s", err.message);
     pthread_t bg;
     CHECK(pthread_create(&bg, NULL, run_in_background, &spin) == 0, "pthread_create");
+    /* join starts once all 17 spinners are live (the dump lists them). */
+    char dump[4096];
+    for (int i = 0; i < 5000; i++) {
+        weft_sched_dump(one, dump, sizeof dump);
+        if (strstr(dump, "thread 17 of process 1 is ")) break;
+        usleep(1000);
+    }
+    CHECK(strstr(dump, "thread 17 of process 1 is "), "the spinners never all ran:\n%s", dump);
     weft_process_outcome out;
     int64_t t0 = now_ms();
     CHECK(weft_process_run(job, &out) == WEFT_OK, "join: run failed");
     int64_t ms = now_ms() - t0;
     CHECK(out.end == WEFT_PROCESS_EXIT && out.exit_code == 0, "join beside spinners: end %d code %d",
           out.end, out.exit_code);
-    char dump[4096];
     weft_sched_dump(one, dump, sizeof dump);
-    CHECK(strstr(dump, "thread 17 of process 1 is "), "dump lacks the spinners' thread 17:\n%s", dump);
+    CHECK(strstr(dump, "thread 17 of process 1 is "), "the spinners stopped before join ended:\n%s", dump);
     weft_process_stop(spin.proc);
     pthread_join(bg, NULL);
-    CHECK(spin.out.end == WEFT_PROCESS_STOPPED && spin.out.threads == 17, "spinners: end %d, %u threads",
-          spin.out.end, spin.out.threads);
-    printf("process_test: join ran in %lld ms beside 17 spinning threads on one runner\n",
-           (long long)ms);
+    CHECK(spin.out.end == WEFT_PROCESS_STOPPED, "spinners: end %d", spin.out.end);
+    printf("process_test: join ran in %lld ms beside %u spinning threads on one runner\n",
+           (long long)ms, spin.out.threads);
     weft_process_free(job);
     weft_process_free(spin.proc);
     weft_wasi_free(job_wasi);
