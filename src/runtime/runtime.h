@@ -96,6 +96,12 @@ struct weft_instance {
     uint32_t *data_len;
 };
 
+/* Frees an instance before its store, with the tables and memories it
+   made (not its imports). Only when nothing refers to its functions,
+   tables or memories any more: a wasi-thread's instance once the thread
+   has ended. Thread-safe against other users of the store. */
+void rt_instance_release(weft_instance *inst);
+
 /* Grows `mem` by `delta` pages. Returns the old size in pages, or -1 if the
    result would pass the maximum or memory cannot be committed (§4.4.7). */
 int64_t rt_memory_grow(weft_memory *mem, uint64_t delta);

@@ -77,3 +77,27 @@ done:
     pthread_mutex_unlock(&store->lock);
     return ok;
 }
+
+/* Takes `obj` off a store list, searching from the end (the latest
+   objects go first: a short-lived thread's instance is near the end). */
+#define RT_STORE_DROP(list, obj)                                            \
+    do {                                                                    \
+        for (size_t i_ = (list).len; i_-- > 0;)                             \
+            if ((list).data[i_] == (obj)) {                                 \
+                (list).data[i_] = (list).data[--(list).len];                \
+                break;                                                      \
+            }                                                               \
+    } while (0)
+
+void rt_instance_release(weft_instance *inst) {
+    weft_store *store = inst->store;
+    const mod_module *m = inst->module;
+    pthread_mutex_lock(&store->lock);
+    RT_STORE_DROP(store->instances, inst);
+    for (uint32_t i = m->ntable_imports; i < m->ntables; i++) RT_STORE_DROP(store->tables, inst->tables[i]);
+    for (uint32_t i = m->nmem_imports; i < m->nmems; i++) RT_STORE_DROP(store->memories, inst->mems[i]);
+    pthread_mutex_unlock(&store->lock);
+    for (uint32_t i = m->ntable_imports; i < m->ntables; i++) rt_table_destroy(inst->tables[i]);
+    for (uint32_t i = m->nmem_imports; i < m->nmems; i++) rt_memory_destroy(inst->mems[i]);
+    rt_instance_destroy(inst);
+}

@@ -65,6 +65,9 @@ void thr_thread_reap(thr_process *p, thr_thread *t) {
         w.where.message[0] = '\0';
         BASE_VEC_PUSH(p->waiters, w); /* out of memory: reported without it */
     }
+    /* A spawned thread's instance dies with it (nothing else can refer to
+       it: threads share only the memory and the WASI functions). */
+    if (t->tid != 1) rt_instance_release(t->exec->entry->inst);
     thr_exec_recycle(p, t->exec);
     free(t);
 }
