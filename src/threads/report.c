@@ -7,7 +7,7 @@
  *     1: func 5 <wasi_thread_start> at 0x1f0
  *
  *   deadlock: every thread is blocked and nothing can wake them (tids 1, 2)
- *     thread 1 waits on address 0x10440 (memory.atomic.wait32, no timeout)
+ *     thread 1 is waiting on address 0x10440 (futex, memory.atomic.wait32, no timeout)
  *       0: func 4 <mutex_lock> at 0x11c
  *       ...
  *
@@ -90,7 +90,7 @@ void thr_report_build(thr_process *p) {
         thr_put(&t, ")\n");
         for (size_t i = 0; i < p->waiters.len; i++) {
             const weft_process_waiter *w = &p->waiters.data[i];
-            thr_put(&t, "  thread %u waits on address 0x%llx (memory.atomic.wait%u, no timeout)\n",
+            thr_put(&t, "  thread %u is waiting on address 0x%llx (futex, memory.atomic.wait%u, no timeout)\n",
                     w->tid, (unsigned long long)w->addr, w->width * 8);
             thr_put_backtrace(&t, &w->where, "    ");
         }

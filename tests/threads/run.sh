@@ -83,8 +83,8 @@ case_deadlock() {
     [ "$ms" -lt 1000 ] || expect "took ${ms} ms (limit 1000)"
     has "$err" "error: deadlock: every thread is blocked and nothing can wake them (tids 1, 2)" ||
         expect "no deadlock line"
-    has "$err" "thread 1 waits on address 0x" || expect "no thread 1 address"
-    has "$err" "thread 2 waits on address 0x" || expect "no thread 2 address"
+    has "$err" "thread 1 is waiting on address 0x" || expect "no thread 1 address"
+    has "$err" "thread 2 is waiting on address 0x" || expect "no thread 2 address"
     has "$err" "<second>" || expect "no backtrace of thread 2"
     has "$err" "<_start>" || expect "no backtrace of thread 1"
     echo "$ms" >>"$TMP/deadlock_ms_$MODE"
