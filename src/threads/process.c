@@ -3,10 +3,12 @@
  * supervisor, ending it, freeing it.
  *
  * Every wasm thread, the main one included, runs on an OS thread of its
- * own; the thread that calls weft_process_run only supervises. It sleeps
- * on p->cond and wakes when a thread ends (to join it and free its
- * execution, so that many short-lived threads do not pile up) and when the
- * process ends. The end is fixed once, under p->lock, by whoever sees it
+ * own, or as an agent of the process's scheduler (p->sched); the thread
+ * that calls weft_process_run only supervises. It sleeps on p->cond and
+ * wakes when an OS thread ends (to join it and free its execution, so
+ * that many short-lived threads do not pile up) and when the process
+ * ends; an agent that ends while the process goes on is reaped on its
+ * runner, without waking the supervisor. The end is fixed once, under p->lock, by whoever sees it
  * first (thr_end_locked): the main thread returning, a proc_exit, a trap,
  * the deadlock count, or weft_process_stop. Fixing it stops every thread
  * at once — the attention word of each execution gets WEFT_ATTN_STOP (a
