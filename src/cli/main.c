@@ -80,6 +80,16 @@ static void cli_help(FILE *f) {
 }
 
 /* Parses BYTES with an optional K/M/G suffix. */
+/* A count from 1 to max, in decimal; 0 when it is one, else -1. */
+static int cli_parse_count(const char *s, uint32_t max, uint32_t *out) {
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(s, &end, 10);
+    if (errno || end == s || *end || n == 0 || n > max) return -1;
+    *out = (uint32_t)n;
+    return 0;
+}
+
 static int cli_parse_bytes(const char *s, uint64_t *out) {
     if (!s || !*s || *s == '-') return -1;
     errno = 0;
@@ -218,14 +228,10 @@ static int cli_run_main(int argc, char **argv) {
             }
         } else if ((m = cli_opt(argc, argv, &i, "--max-threads", &v))) {
             if (m < 0) goto missing;
-            char *end;
-            errno = 0;
-            unsigned long n = strtoul(v, &end, 10);
-            if (errno || end == v || *end || n == 0 || n > 100000) {
+            if (cli_parse_count(v, 100000, &o.max_threads)) {
                 cli_usage_error("bad --max-threads '%s': expected a number from 1 to 100000", v);
                 goto out;
             }
-            o.max_threads = (uint32_t)n;
         } else if ((m = cli_opt(argc, argv, &i, "--sched", &v))) {
             if (m < 0) goto missing;
             if (strcmp(v, "os") == 0) o.sched_pool = false;
@@ -236,14 +242,10 @@ static int cli_run_main(int argc, char **argv) {
             }
         } else if ((m = cli_opt(argc, argv, &i, "--runners", &v))) {
             if (m < 0) goto missing;
-            char *end;
-            errno = 0;
-            unsigned long n = strtoul(v, &end, 10);
-            if (errno || end == v || *end || n == 0 || n > 1024) {
+            if (cli_parse_count(v, 1024, &o.runners)) {
                 cli_usage_error("bad --runners '%s': expected a number from 1 to 1024", v);
                 goto out;
             }
-            o.runners = (uint32_t)n;
         } else {
             cli_usage_error("unknown option '%s' for 'weft run'", a);
             goto out;

@@ -138,6 +138,9 @@ c bad-max-stack 2 "" "^error: bad --max-stack '12q'" -- run --max-stack 12q x.wa
 c bad-max-memory 2 "" "^error: bad --max-memory '0'" -- run --max-memory 0 x.wasm
 c bad-env 2 "" "^error: bad --env '=x'" -- run --env =x x.wasm
 c bad-listen 2 "" "^error: bad --listen 'nope'" -- run --listen nope x.wasm
+c bad-sched 2 "" "^error: bad --sched 'fast': expected os or pool" -- run --sched fast x.wasm
+c bad-runners 2 "" "^error: bad --runners '0'" -- run --runners 0 x.wasm
+c bad-max-threads 2 "" "^error: bad --max-threads '100001'" -- run --max-threads 100001 x.wasm
 c bad-dir-spec 2 "" "1:^error: bad --dir '::guest'" -- run --dir ::guest "$M/hello.wasm"
 c missing-dir 2 "" "1:^error: cannot open directory '/nonexistent-weft-dir'" -- run --dir /nonexistent-weft-dir "$M/hello.wasm"
 c version 0 "weft 0.1.0" "" -- --version

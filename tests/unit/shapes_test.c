@@ -220,21 +220,30 @@ static void all_shapes(void) {
     CHECK(loaded == n);
 }
 
-static weft_module *load_bytes(const uint8_t *bytes, size_t len) {
-    weft_module *m = NULL;
-    CHECK(weft_module_load(engine, bytes, len, &m, NULL) == WEFT_OK);
-    return m;
+/* Export "f" of a module, started on a new execution in a new store. */
+typedef struct started {
+    weft_module *m;
+    weft_store *s;
+    weft_exec *e;
+} started;
+
+static bool start_f(const uint8_t *bytes, size_t len, started *st) {
+    memset(st, 0, sizeof *st);
+    CHECK(weft_module_load(engine, bytes, len, &st->m, NULL) == WEFT_OK);
+    if (!st->m) return false;
+    st->s = weft_store_new(engine);
+    weft_instance *inst = NULL;
+    CHECK(weft_instance_new(st->s, st->m, NULL, 0, &inst, NULL) == WEFT_OK);
+    st->e = weft_exec_new(st->s);
+    weft_func *f = inst ? weft_instance_func(inst, "f") : NULL;
+    CHECK(st->e && f && weft_exec_start(st->e, f, NULL, 0) == WEFT_OK);
+    return true;
 }
 
-/* Starts export "f" of `m` in a new store; *s gets the store. */
-static weft_exec *start_f(weft_module *m, weft_store **s) {
-    *s = weft_store_new(engine);
-    weft_instance *inst = NULL;
-    CHECK(weft_instance_new(*s, m, NULL, 0, &inst, NULL) == WEFT_OK);
-    weft_exec *e = weft_exec_new(*s);
-    weft_func *f = inst ? weft_instance_func(inst, "f") : NULL;
-    CHECK(e && f && weft_exec_start(e, f, NULL, 0) == WEFT_OK);
-    return e;
+static void finish(started *st) {
+    weft_exec_free(st->e);
+    weft_store_free(st->s);
+    weft_module_release(st->m);
 }
 
 /* The issue's three modules, assembled by hand (wasm2wat gives back the
@@ -256,42 +265,27 @@ static void issue_shapes(void) {
                                 0x60, 0x00, 0x00, 0x03, 0x02, 0x01, 0x00, 0x07, 0x05, 0x01, 0x01,
                                 'f',  0x00, 0x00, 0x0A, 0x0C, 0x01, 0x0A, 0x01, 0x01, 0x7F, 0x00,
                                 0x00, 0x41, 0x02, 0x21, 0x00, 0x0B};
-    weft_store *s;
+    started st;
     weft_error err;
-
-    weft_module *m = load_bytes(a, sizeof a);
-    if (m) {
-        weft_exec *e = start_f(m, &s);
-        CHECK(weft_exec_run(e, &err) == WEFT_OK);
-        weft_exec_free(e);
-        weft_store_free(s);
-        weft_module_release(m);
+    if (start_f(a, sizeof a, &st)) {
+        CHECK(weft_exec_run(st.e, &err) == WEFT_OK);
+        finish(&st);
     }
-
-    m = load_bytes(b, sizeof b);
-    if (m) {
-        weft_exec *e = start_f(m, &s);
+    if (start_f(b, sizeof b, &st)) {
         /* The loop runs: each run stops at a back-edge when asked to, and
            resumes from there; a stop request ends it as the spec's host
            would, with a trap. */
         for (int i = 0; i < 3; i++) {
-            weft_exec_request(e, WEFT_ATTN_SUSPEND);
-            CHECK(weft_exec_run(e, &err) == WEFT_SUSPENDED);
+            weft_exec_request(st.e, WEFT_ATTN_SUSPEND);
+            CHECK(weft_exec_run(st.e, &err) == WEFT_SUSPENDED);
         }
-        weft_exec_request(e, WEFT_ATTN_STOP);
-        CHECK(weft_exec_run(e, &err) == WEFT_ERR_TRAP && err.trap == WEFT_TRAP_STOPPED);
-        weft_exec_free(e);
-        weft_store_free(s);
-        weft_module_release(m);
+        weft_exec_request(st.e, WEFT_ATTN_STOP);
+        CHECK(weft_exec_run(st.e, &err) == WEFT_ERR_TRAP && err.trap == WEFT_TRAP_STOPPED);
+        finish(&st);
     }
-
-    m = load_bytes(c, sizeof c);
-    if (m) {
-        weft_exec *e = start_f(m, &s);
-        CHECK(weft_exec_run(e, &err) == WEFT_ERR_TRAP && err.trap == WEFT_TRAP_UNREACHABLE);
-        weft_exec_free(e);
-        weft_store_free(s);
-        weft_module_release(m);
+    if (start_f(c, sizeof c, &st)) {
+        CHECK(weft_exec_run(st.e, &err) == WEFT_ERR_TRAP && err.trap == WEFT_TRAP_UNREACHABLE);
+        finish(&st);
     }
 }
 
