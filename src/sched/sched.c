@@ -340,8 +340,19 @@ static void sched_monitor_pass_locked(weft_sched *s, int64_t now) {
         sched_agent *a = s->timers.data[0];
         sched_ready_locked(s, a, EXEC_WAKE_TIMEOUT); /* removes its timer */
     }
+    /* Join the runners that left (replaced ones): a left runner no longer
+       takes the lock, so joining under it cannot wait for long. */
     uint32_t runners = 0;
-    for (sched_runner *r = s->runners; r; r = r->next) runners += !r->gone;
+    for (sched_runner **link = &s->runners, *r; (r = *link);) {
+        if (r->gone) {
+            *link = r->next;
+            pthread_join(r->os, NULL);
+            free(r);
+        } else {
+            runners++;
+            link = &r->next;
+        }
+    }
     for (sched_runner *r = s->runners; r; r = r->next) {
         sched_agent *a = r->current;
         if (!a || now - r->step_start < s->slice) continue;
