@@ -99,7 +99,8 @@ static void thr_supervise(thr_process *p) {
             pthread_mutex_lock(&p->lock);
             continue;
         }
-        if (!p->threads && atomic_load_explicit(&p->ending, memory_order_relaxed)) break;
+        if (!p->threads && !p->reaping && atomic_load_explicit(&p->ending, memory_order_relaxed))
+            break;
         pthread_cond_wait(&p->cond, &p->lock);
     }
     pthread_mutex_unlock(&p->lock);

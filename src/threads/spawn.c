@@ -92,11 +92,16 @@ static void thr_thread_finish(thr_thread *t, weft_status st) {
         if (t->prev) t->prev->next = t->next;
         else p->threads = t->next;
         if (t->next) t->next->prev = t->prev;
+        p->reaping++; /* the supervisor waits for it before the process ends */
     }
     if (!reap_here || p->spawn_waiters)
         pthread_cond_broadcast(&p->cond); /* the supervisor, and spawns waiting at the limit */
     pthread_mutex_unlock(&p->lock);
-    if (reap_here) thr_thread_reap(p, t);
+    if (!reap_here) return;
+    thr_thread_reap(p, t);
+    pthread_mutex_lock(&p->lock);
+    if (--p->reaping == 0) pthread_cond_broadcast(&p->cond);
+    pthread_mutex_unlock(&p->lock);
 }
 
 /* The body of every OS thread: run the execution to its end. */

@@ -92,6 +92,7 @@ struct thr_process {
     thr_thread *threads;      /* started and not yet joined */
     uint32_t next_tid;
     uint32_t spawn_waiters;   /* spawns waiting at the limit (p->cond) */
+    uint32_t reaping;         /* agents being reaped on their runners */
     uint32_t started;         /* threads that ran */
     bool ran;                 /* weft_process_run was called */
     _Atomic bool ending;      /* outcome fixed; spawns refused */
