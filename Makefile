@@ -33,7 +33,7 @@ FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
 
 .PHONY: all test clean bench guests fuzz fuzz-bins
 all: $(BUILD)/libweft.a $(BUILD)/libweft.so $(BUILD)/weft $(BUILD)/weft-spectest $(UNIT_BIN) \
-	$(BUILD)/weft-disasm $(FUZZ_BIN)
+	$(BUILD)/weft-disasm $(FUZZ_BIN) $(BUILD)/fuzz/diff-exec
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -69,14 +69,24 @@ $(BUILD)/fuzz/%: fuzz/%.c fuzz/main.c $(BUILD)/libweft.a
 
 fuzz-bins: $(FUZZ_BIN)
 
+# The weft side of the differential fuzzer (fuzz/diff/run): a plain
+# program on the public API only.
+$(BUILD)/fuzz/diff-exec: fuzz/diff/exec.c $(BUILD)/libweft.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
+
 # Runs every harness (or FUZZ_TARGETS) under libFuzzer with ASan+UBSan for
-# FUZZ_TIME seconds each; findings land in $(FUZZ_BUILD)/crashes.
+# FUZZ_TIME seconds each (findings land in $(FUZZ_BUILD)/crashes), then the
+# differential fuzzer against node for FUZZ_TIME seconds on $(BUILD), with
+# a seed from the clock that it prints (findings in $(BUILD)/diff-findings).
 FUZZ_BUILD ?= build-fuzz
 FUZZ_TIME ?= 60
 FUZZ_TARGETS ?=
-fuzz:
+fuzz: $(BUILD)/fuzz/diff-exec
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang SAN=address,undefined LIBFUZZER=1 fuzz-bins
 	bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_TIME) $(FUZZ_TARGETS)
+	seed=$$(date +%s); echo "== differential fuzzing, seed $$seed"; \
+		bash fuzz/diff/run -n 1000000 -t $(FUZZ_TIME) -s $$seed $(BUILD)
 
 # Runs every suite; each prints "N passed, N failed" and tests/run.sh adds
 # them up into the last line.

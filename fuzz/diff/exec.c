@@ -1,0 +1,290 @@
+/*
+ * exec.c — the weft side of the differential fuzzer (fuzz/README.md,
+ * target diff/): runs modules made by binaryen's `wasm-opt -ttf` and prints
+ * what they do, in the format fuzz/diff/exec.mjs prints for node's V8, so
+ * that fuzz/diff/run can compare the two outputs line by line.
+ *
+ *   diff-exec MODULE.wasm...
+ *
+ * For each module, the way binaryen's own fuzzer drives it (its
+ * execution-results.h and the JS wrapper it emits): instantiate with the
+ * "fuzzing-support" log-* imports, then for each exported function in
+ * module order call hangLimitInitializer (if exported; it bounds loops and
+ * recursion) and the function with zero arguments of its parameter types,
+ * and go on with the next export after a trap. Output, one line each:
+ *
+ *   [module PATH]            start of a module
+ *   [invalid]                the module does not decode or validate
+ *   [skip import M.N]        an import other than fuzzing-support's functions
+ *   [instantiate trap KIND]  a segment or the start function trapped
+ *   [call NAME]              an export is called
+ *   [log-i32 VALUE]          a call of a logging import (its import name)
+ *   [result VALUE...]        the call returned (zero or more values)
+ *   [trap KIND]              the call trapped
+ *   [skip stack]             the call stack was exhausted; the module ends
+ *   [memory PAGES HASH]      size and FNV-1a hash of the first exported memory
+ *
+ * Values: i32 and i64 in signed decimal, f32 and f64 as their bits in hex,
+ * except that every NaN prints as "nan": the spec lets arithmetic produce
+ * any NaN payload (§4.3.3, nondeterminism), and V8 does not keep payloads
+ * across the JS boundary, so only NaN-ness is compared. References print
+ * as "null" or "ref". A trap prints only its kind (the messages of the two
+ * engines differ), from the few kinds V8's messages tell apart reliably.
+ * Stack exhaustion is not compared at all: V8 and weft have different
+ * stack limits, so the runner skips a module that hits it in either.
+ *
+ * Exit status: 0 when every module was run (whatever it did), 1 on a usage
+ * error or a host failure (unreadable file, out of memory).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "weft.h"
+
+/* FNV-1a, 32 bits: small, and the same few lines in exec.mjs. */
+static uint32_t hash_bytes(const uint8_t *p, size_t n) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+/* Prints one value, after a space, as the file comment says. */
+static void print_val(weft_val v) {
+    switch (v.type) {
+    case WEFT_I32: printf(" %" PRId32, v.of.i32); break;
+    case WEFT_I64: printf(" %" PRId64, v.of.i64); break;
+    case WEFT_F32:
+        if ((v.of.f32_bits & 0x7f800000u) == 0x7f800000u && (v.of.f32_bits & 0x007fffffu))
+            printf(" nan");
+        else
+            printf(" 0x%08" PRIx32, v.of.f32_bits);
+        break;
+    case WEFT_F64:
+        if ((v.of.f64_bits & 0x7ff0000000000000u) == 0x7ff0000000000000u &&
+            (v.of.f64_bits & 0x000fffffffffffffu))
+            printf(" nan");
+        else
+            printf(" 0x%016" PRIx64, v.of.f64_bits);
+        break;
+    case WEFT_FUNCREF: printf(" %s", v.of.func ? "ref" : "null"); break;
+    case WEFT_EXTERNREF: printf(" %s", v.of.externref ? "ref" : "null"); break;
+    default: printf(" ?%s", weft_valtype_name(v.type)); break;
+    }
+}
+
+/* The trap kinds both engines tell apart. V8 says "table index is out of
+   bounds" both for table accesses and for call_indirect past the table's
+   end, and "null function or function signature mismatch" for the other
+   two call_indirect traps; it has one message for both trunc traps, while
+   the spec calls an out-of-range trunc "integer overflow" like the
+   division; so those are merged here the same way. */
+static const char *trap_kind(weft_trap t) {
+    switch (t) {
+    case WEFT_TRAP_UNREACHABLE: return "unreachable";
+    case WEFT_TRAP_MEM_OOB: return "memory";
+    case WEFT_TRAP_TABLE_OOB:
+    case WEFT_TRAP_INDIRECT_OOB: return "table";
+    case WEFT_TRAP_INDIRECT_NULL:
+    case WEFT_TRAP_INDIRECT_TYPE: return "indirect";
+    case WEFT_TRAP_DIV_ZERO: return "div";
+    case WEFT_TRAP_INT_OVERFLOW:
+    case WEFT_TRAP_BAD_CONVERSION: return "overflow";
+    case WEFT_TRAP_UNALIGNED_ATOMIC: return "unaligned";
+    default: return "other";
+    }
+}
+
+/* One logging import: its name (borrowed from the module, which outlives
+   the store) and how many arguments it takes. Freed with the store. */
+struct log_import {
+    weft_name name;
+    uint32_t nparams;
+};
+
+/* The host function of every logging import: prints "[NAME ARGS...]". */
+static weft_status log_fn(weft_caller *caller, void *env, const weft_val *args,
+                          weft_val *results) {
+    (void)caller;
+    (void)results;
+    const struct log_import *imp = env;
+    printf("[%.*s", (int)imp->name.len, imp->name.data);
+    for (uint32_t i = 0; i < imp->nparams; i++) print_val(args[i]);
+    printf("]\n");
+    return WEFT_OK;
+}
+
+/* Prints a failed call or instantiation: "[PREFIX KIND]" for a trap,
+   "[skip stack]" for stack exhaustion (returns 1: the module ends there),
+   "[error ...]" for anything else (V8's side prints its own error text
+   there, so that always shows up as a mismatch). */
+static int report_failure(weft_status st, const weft_error *err, const char *prefix) {
+    if (st == WEFT_ERR_TRAP && err->trap == WEFT_TRAP_STACK_EXHAUSTED) {
+        printf("[skip stack]\n");
+        return 1;
+    }
+    if (st == WEFT_ERR_TRAP)
+        printf("[%s %s]\n", prefix, trap_kind(err->trap));
+    else
+        printf("[error %s: %s]\n", weft_status_name(st), err->message);
+    return 0;
+}
+
+/* A zero of type t: the argument binaryen's fuzzer passes. */
+static weft_val zero_of(weft_valtype t) {
+    weft_val v;
+    memset(&v, 0, sizeof v);
+    v.type = t;
+    if (t == WEFT_FUNCREF) v.of.func = NULL;
+    if (t == WEFT_EXTERNREF) v.of.externref = NULL;
+    return v;
+}
+
+/* Calls hangLimitInitializer (`hang`, may be NULL), then `f` of type
+   `type` with zero arguments, and prints the outcome. Returns 0, 1 when the
+   call stack ran out, -1 when out of memory. */
+static int call_export(weft_func *hang, weft_func *f, const weft_functype *type) {
+    int rc = -1;
+    weft_val *args = calloc(type->nparams + 1, sizeof *args);
+    weft_val *res = calloc(type->nresults + 1, sizeof *res);
+    if (!args || !res) goto done;
+    for (uint32_t i = 0; i < type->nparams; i++) args[i] = zero_of(type->params[i]);
+    weft_error err;
+    weft_status st = hang ? weft_func_call(hang, NULL, 0, NULL, 0, &err) : WEFT_OK;
+    if (st == WEFT_OK) st = weft_func_call(f, args, type->nparams, res, type->nresults, &err);
+    if (st == WEFT_OK) {
+        printf("[result");
+        for (uint32_t i = 0; i < type->nresults; i++) print_val(res[i]);
+        printf("]\n");
+        rc = 0;
+    } else {
+        rc = report_failure(st, &err, "trap");
+    }
+done:
+    free(res);
+    free(args);
+    return rc;
+}
+
+/* Makes a host function for every import, which must all be
+   fuzzing-support's log-* functions (no results). Returns 0, 1 after
+   printing "[skip import ...]" for any other import, -1 when out of
+   memory. */
+static int make_imports(weft_module *m, weft_store *store, weft_extern *imports) {
+    uint32_t n = weft_module_import_count(m);
+    for (uint32_t i = 0; i < n; i++) {
+        weft_name mod, name;
+        weft_externtype type;
+        if (weft_module_import(m, i, &mod, &name, &type) != WEFT_OK) return -1;
+        if (!weft_name_is(mod, "fuzzing-support") || type.kind != WEFT_EXTERN_FUNC ||
+            type.func.nresults != 0 || name.len < 4 || memcmp(name.data, "log-", 4) != 0) {
+            printf("[skip import %.*s.%.*s]\n", (int)mod.len, mod.data, (int)name.len,
+                   name.data);
+            return 1;
+        }
+        struct log_import *li = malloc(sizeof *li);
+        if (!li) return -1;
+        li->name = name;
+        li->nparams = type.func.nparams;
+        weft_func *f = weft_func_new(store, &type.func, log_fn, li, free);
+        if (!f) {
+            free(li);
+            return -1;
+        }
+        imports[i].kind = WEFT_EXTERN_FUNC;
+        imports[i].of.func = f;
+    }
+    return 0;
+}
+
+/* Runs one module as the file comment says. Returns 0, or -1 on a host
+   failure (reported on stderr). */
+static int run_module(weft_engine *engine, const char *path) {
+    int rc = -1;
+    weft_module *m = NULL;
+    weft_store *store = NULL;
+    weft_extern *imports = NULL;
+    weft_error err;
+
+    printf("[module %s]\n", path);
+    weft_status st = weft_module_load_file(engine, path, &m, &err);
+    if (st == WEFT_ERR_MALFORMED || st == WEFT_ERR_INVALID) {
+        printf("[invalid]\n");
+        rc = 0;
+        goto done;
+    }
+    if (st != WEFT_OK) {
+        fprintf(stderr, "diff-exec: %s: %s\n", path, err.message);
+        goto done;
+    }
+    store = weft_store_new(engine);
+    uint32_t nimports = weft_module_import_count(m);
+    imports = calloc(nimports + 1, sizeof *imports);
+    if (!store || !imports) goto oom;
+    int r = make_imports(m, store, imports);
+    if (r != 0) {
+        if (r < 0) goto oom;
+        rc = 0;
+        goto done;
+    }
+    weft_instance *inst;
+    st = weft_instance_new(store, m, imports, nimports, &inst, &err);
+    if (st != WEFT_OK) {
+        report_failure(st, &err, "instantiate trap");
+        rc = 0;
+        goto done;
+    }
+
+    weft_func *hang = weft_instance_func(inst, "hangLimitInitializer");
+    weft_memory *mem = NULL;
+    uint32_t nexports = weft_module_export_count(m);
+    for (uint32_t i = 0; i < nexports; i++) {
+        weft_name name;
+        weft_externtype type;
+        weft_extern ext;
+        if (weft_module_export(m, i, &name, &type) != WEFT_OK ||
+            weft_instance_export_n(inst, name.data, name.len, &ext) != WEFT_OK)
+            goto oom;
+        if (type.kind == WEFT_EXTERN_MEMORY && !mem) mem = ext.of.memory;
+        if (type.kind != WEFT_EXTERN_FUNC) continue;
+        printf("[call %.*s]\n", (int)name.len, name.data);
+        r = call_export(hang, ext.of.func, &type.func);
+        if (r < 0) goto oom;
+        if (r > 0) {
+            rc = 0;
+            goto done;
+        }
+    }
+    if (mem) {
+        uint64_t size = weft_memory_size(mem);
+        printf("[memory %" PRIu64 " %08" PRIx32 "]\n", size / 65536,
+               hash_bytes(weft_memory_data(mem), (size_t)size));
+    }
+    rc = 0;
+    goto done;
+oom:
+    fprintf(stderr, "diff-exec: %s: out of memory\n", path);
+done:
+    fflush(stdout);
+    weft_store_free(store);
+    free(imports);
+    weft_module_release(m);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s MODULE.wasm...\n", argv[0]);
+        return 1;
+    }
+    weft_engine *engine = weft_engine_new(NULL);
+    if (!engine) {
+        fprintf(stderr, "diff-exec: out of memory\n");
+        return 1;
+    }
+    int rc = 0;
+    for (int i = 1; i < argc && rc == 0; i++) rc = run_module(engine, argv[i]);
+    weft_engine_free(engine);
+    return rc == 0 ? 0 : 1;
+}
