@@ -4,9 +4,10 @@
  *
  * Layout. Each shared memory owns a table of RT_FUTEX_BUCKETS buckets; a
  * bucket is a mutex and a doubly linked FIFO list of waiters whose address
- * hashes to it. A waiter is a record on the waiting thread's C stack: the
- * address, the waiting execution, and its state (WAITING until a notify
- * takes it off the list and marks it WOKEN).
+ * hashes to it. A waiter is a record on the waiting thread's C stack (or,
+ * for an execution that parks on a scheduler, in the execution: see
+ * rt_park_locked): the address, the waiting execution, and its state
+ * (WAITING until a notify takes it off the list and marks it WOKEN).
  *
  * Guarantees.
  *  - The value check and the enqueue happen under the bucket lock, and a
