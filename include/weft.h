@@ -300,11 +300,25 @@ WEFT_API void weft_caller_trap(weft_caller *caller, const char *fmt, ...);
 /* Asks the program to exit with `code` (WASI proc_exit); the host function
    then returns WEFT_ERR_EXIT. */
 WEFT_API void weft_caller_exit(weft_caller *caller, int32_t code);
+/* A word a restartable host function keeps across its restarts: 0 on the
+   first call of this host call, then whatever the function stored (e.g.
+   the time of the first call, for a relative timeout). */
+WEFT_API uint64_t *weft_caller_restart_word(weft_caller *caller);
 
 /* A host function. `args` holds type->nparams values, `results` has room for
    type->nresults values, to be filled with the right types. Return WEFT_OK,
    or WEFT_ERR_TRAP (after weft_caller_trap) to trap, or WEFT_ERR_EXIT (after
-   weft_caller_exit) to end the program. */
+   weft_caller_exit) to end the program.
+
+   Or return WEFT_SUSPENDED, having done nothing the guest can see, to be
+   called again later with the same arguments (a restartable call): the
+   execution pauses on the call, weft_exec_run returns WEFT_SUSPENDED, and
+   the next weft_exec_run calls the function again (unless the execution
+   was asked to stop meanwhile: then it ends with WEFT_TRAP_STOPPED). On a
+   scheduler the agent goes to the back of its queue; WASI calls that
+   would block use this to park their agent until their fds are ready or
+   their deadline has passed. weft_func_call, which has no one to resume
+   for, calls such a function again at once. */
 typedef weft_status (*weft_host_fn)(weft_caller *caller, void *env,
                                     const weft_val *args, weft_val *results);
 

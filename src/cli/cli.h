@@ -34,6 +34,7 @@ typedef struct cli_run_opts {
     uint32_t max_threads;   /* wasi-threads alive at once; 0 = default (128) */
     bool sched_pool;        /* --sched pool: threads as agents of a scheduler */
     uint32_t runners;       /* its runner threads; 0 = the cores */
+    uint32_t max_runners;   /* with replacements; 0 = the scheduler's default */
     const char *file;
     const char **args;      /* guest arguments after FILE */
     uint32_t nargs;

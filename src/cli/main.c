@@ -44,6 +44,8 @@ static void cli_help(FILE *f) {
         "  --sched os|pool        run wasi-threads on one OS thread each (os, the default),\n"
         "                         or as agents of a scheduler's few runner threads (pool)\n"
         "  --runners N            runner threads of --sched pool (default: the cores)\n"
+        "  --max-runners N        with the runners that stand in for ones held in a\n"
+        "                         blocking host call (default 4 x runners + 4)\n"
         "  --                     end of options\n"
         "  BYTES may end in K, M or G (powers of 1024).\n"
         "\n"
@@ -244,6 +246,12 @@ static int cli_run_main(int argc, char **argv) {
             if (m < 0) goto missing;
             if (cli_parse_count(v, 1024, &o.runners)) {
                 cli_usage_error("bad --runners '%s': expected a number from 1 to 1024", v);
+                goto out;
+            }
+        } else if ((m = cli_opt(argc, argv, &i, "--max-runners", &v))) {
+            if (m < 0) goto missing;
+            if (cli_parse_count(v, 4096, &o.max_runners)) {
+                cli_usage_error("bad --max-runners '%s': expected a number from 1 to 4096", v);
                 goto out;
             }
         } else {

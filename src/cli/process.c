@@ -47,13 +47,13 @@ static void *cli_dump_main(void *arg) {
 
 /* Blocks SIGQUIT (so the scheduler's threads inherit the mask), makes the
    scheduler, then the thread that takes the signal. */
-static weft_status cli_pool_start(cli_pool *d, weft_engine *engine, uint32_t runners, weft_error *err) {
+static weft_status cli_pool_start(cli_pool *d, weft_engine *engine, const cli_run_opts *o, weft_error *err) {
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGQUIT);
     atomic_init(&d->done, false);
     pthread_sigmask(SIG_BLOCK, &set, &d->old_mask);
-    weft_sched_config sc = {.runners = runners};
+    weft_sched_config sc = {.runners = o->runners, .max_runners = o->max_runners};
     weft_status st = weft_sched_new(engine, &sc, &d->sched, err);
     if (st == WEFT_OK) d->dumping = pthread_create(&d->dumper, NULL, cli_dump_main, d) == 0;
     return st;
@@ -93,7 +93,7 @@ int cli_run_process(const cli_run_opts *o, weft_engine *engine, weft_module *mod
     weft_status st = WEFT_OK;
     cli_pool pool = {0};
     if (o->sched_pool) {
-        st = cli_pool_start(&pool, engine, o->runners, &err);
+        st = cli_pool_start(&pool, engine, o, &err);
         pc.sched = pool.sched;
     }
     if (st == WEFT_OK) st = weft_process_new(engine, module, wasi, &pc, &proc, &err);

@@ -107,6 +107,7 @@ weft_status weft_exec_start(weft_exec *e, weft_func *func, const weft_val *args,
     for (uint32_t i = 0; i < ft->nparams; i++) e->stack[i] = rt_val_to_bits(args[i]);
     e->entry = func;
     e->depth = 0;
+    e->host_pending = NULL;
     atomic_store_explicit(&e->attention, 0, memory_order_relaxed);
     if (func->code) {
         const cmp_func *cf = func->code;
@@ -127,8 +128,18 @@ weft_status weft_exec_run(weft_exec *e, weft_error *err) {
     if (e->state != EXEC_READY && e->state != EXEC_SUSPENDED && e->state != EXEC_PARKED)
         return base_fail(err, WEFT_ERR_MISUSE, "weft_exec_run: nothing to run (call weft_exec_start first)");
     if (!e->entry->code) {
+        if (e->state == EXEC_READY) e->host_word = 0;
+        else if (atomic_load_explicit(&e->attention, memory_order_relaxed) & WEFT_ATTN_STOP) {
+            atomic_store_explicit(&e->attention, 0, memory_order_relaxed);
+            e->state = EXEC_IDLE;
+            base_fail(err, WEFT_ERR_TRAP, "%s", weft_trap_message(WEFT_TRAP_STOPPED));
+            if (err) err->trap = WEFT_TRAP_STOPPED;
+            return WEFT_ERR_TRAP;
+        }
+        e->host_pending = NULL;
         weft_status st = exec_call_host(e, e->entry, NULL, e->stack, err);
-        e->state = st == WEFT_OK ? EXEC_DONE : EXEC_IDLE;
+        e->state = st == WEFT_OK ? EXEC_DONE : st == WEFT_SUSPENDED ? EXEC_PARKED : EXEC_IDLE;
+        if (st == WEFT_SUSPENDED) e->host_pending = e->entry;
         return st;
     }
     return exec_run(e, err);
@@ -233,6 +244,10 @@ void weft_caller_trap(weft_caller *caller, const char *fmt, ...) {
 
 void weft_caller_exit(weft_caller *caller, int32_t code) {
     if (caller) caller->exit_code = code;
+}
+
+uint64_t *weft_caller_restart_word(weft_caller *caller) {
+    return caller && caller->exec ? &caller->exec->host_word : NULL;
 }
 
 /* ------------------------------------------------------------------------

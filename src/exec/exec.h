@@ -36,7 +36,8 @@ typedef enum exec_state {
     EXEC_IDLE,      /* nothing prepared */
     EXEC_READY,     /* weft_exec_start done, not yet run */
     EXEC_SUSPENDED, /* paused at a safe point */
-    EXEC_PARKED,    /* paused inside a futex wait (scheduler only) */
+    EXEC_PARKED,    /* paused inside a futex wait (scheduler only), or on
+                       a restartable host call (host_pending) */
     EXEC_DONE,      /* finished; results in stack[0..] */
 } exec_state;
 
@@ -57,7 +58,8 @@ struct exec_parker {
 };
 
 /* Why a parked execution runs again (set by the scheduler). */
-enum { EXEC_WAKE_NOTIFY = 0, EXEC_WAKE_TIMEOUT = 1, EXEC_WAKE_POKE = 2 };
+enum { EXEC_WAKE_NOTIFY = 0, EXEC_WAKE_TIMEOUT = 1, EXEC_WAKE_POKE = 2,
+       EXEC_WAKE_IO = 3 /* an fd of a parked host call is ready */ };
 
 /* A futex waiter (futex.c): on the waiting thread's C stack in 1:1 mode,
    in its execution (exec->waiter) when the execution parks. */
@@ -108,6 +110,12 @@ struct weft_exec {
     /* Inside a host function (the scheduler hands a runner off when one
        takes long). */
     _Atomic bool in_host;
+    /* A host call that returned WEFT_SUSPENDED, to be made again on
+       resume: the function, where its arguments are, and the word it
+       keeps across restarts (weft_caller_restart_word). */
+    weft_func *host_pending;
+    uint64_t *host_slots;
+    uint64_t host_word;
 };
 
 struct weft_caller {

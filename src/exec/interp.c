@@ -217,6 +217,15 @@ weft_status exec_run(weft_exec *e, weft_error *err) {
 #define BIN_F64(name, op) BIN(name, bits_f64(F64(2) op F64(3)))
 
     if (BASE_UNLIKELY(e->state == EXEC_PARKED)) {
+        if (e->host_pending) {
+            /* Resumed on a restartable host call: ip is its return
+               address. Make it again, unless asked to stop. */
+            callee = e->host_pending;
+            nfp = e->host_slots;
+            e->host_pending = NULL;
+            if (atomic_load_explicit(attn, memory_order_acquire) & WEFT_ATTN_STOP) goto attention;
+            goto call_host;
+        }
         /* Resumed after a parked futex wait: ip is on the wait. */
         wait_result = rt_futex_settle(e);
         goto after_wait;
@@ -888,8 +897,18 @@ do_call: {
     /* ip is the return address; the callee's frame starts at nfp, where
        the arguments are. */
     if (!callee->code) {
+        e->host_word = 0;
+    call_host:
         st = exec_call_host(e, callee, inst, nfp, err);
         if (BASE_UNLIKELY(st != WEFT_OK)) {
+            if (st == WEFT_SUSPENDED) {
+                /* A restartable call: pause on it, to make it again. */
+                SAVE_REGS();
+                e->host_pending = callee;
+                e->host_slots = nfp;
+                e->state = EXEC_PARKED;
+                return WEFT_SUSPENDED;
+            }
             if (st != WEFT_ERR_TRAP) goto failed;
             trap = WEFT_TRAP_HOST;
             trap_msg = err ? err->message : "host function trapped";

@@ -27,6 +27,19 @@
  * Timers. A min-heap of parked agents by deadline; each agent has at most
  * one entry (its current wait), removed when it is woken.
  *
+ * Host calls that would block (a WASI read of a pipe, poll_oneoff, a
+ * sleep) park too, when they can be made again from the start: the call
+ * hands its fds and deadline to sched_agent_wait_io and returns
+ * WEFT_SUSPENDED; the runner then arms the wait (the fds, duplicated so
+ * two agents may watch one fd and a close by the guest cannot pull it
+ * away, go into the poller's epoll set; the deadline into the heap) and
+ * moves on. The first of an fd event, the deadline or a poke makes the
+ * agent READY and disarms the rest; it runs the call again, which finds
+ * its fd ready (or waits again: a wake-up is only a hint). The poller
+ * thread names an agent by its slot in s->slots and the number of its
+ * wait, both checked under s->lock, so an event that arrives after its
+ * wait was disarmed (or its agent freed) is dropped.
+ *
  * The monitor thread ticks every half slice while any runner is busy, and
  * otherwise sleeps until the next deadline: it fires due timers, asks
  * agents past their slice to yield (WEFT_ATTN_SUSPEND, set directly: the
@@ -35,8 +48,11 @@
  * then leaves if there are enough runners without it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -73,6 +89,14 @@ struct weft_sched {
     bool monitor_started;
     uint32_t next_group_id;
     BASE_VEC(sched_agent *) timers; /* min-heap by exec->park_deadline */
+    /* The poller: an epoll set of parked host calls' fds, and the table
+       that names agents in its events (free slots are NULL, listed in
+       free_slots). wake_fd (an eventfd in the set) stops it. */
+    int epoll_fd, wake_fd;
+    pthread_t poller;
+    bool poller_started;
+    BASE_VEC(sched_agent *) slots;
+    BASE_VEC(uint32_t) free_slots;
     sched_agent *live, *live_tail; /* every agent not ended, oldest first */
     uint32_t nlive;
 };
@@ -151,8 +175,11 @@ static int sched_level(weft_priority p) {
 
 /* Queues `a` at the back of its group, the group at the back of its ring
    if it was not queued, and wakes a runner. */
+static void sched_io_disarm_locked(weft_sched *s, sched_agent *a);
+
 static void sched_ready_locked(weft_sched *s, sched_agent *a, uint8_t reason) {
     sched_timer_remove(s, a);
+    if (a->io_wait) sched_io_disarm_locked(s, a);
     a->exec->wake_reason = reason;
     a->state = SCHED_READY;
     a->since = sched_now();
@@ -229,6 +256,90 @@ static void sched_poke(exec_parker *pk, weft_exec *e) {
 }
 
 /* ------------------------------------------------------------------------
+ * Host calls parked on fds (the poller)
+ * ------------------------------------------------------------------------ */
+
+#define SCHED_POLLER_STOP UINT64_MAX
+
+int sched_agent_wait_io(sched_agent *a, const struct pollfd *fds, size_t nfds, int64_t deadline,
+                        const char *what) {
+    struct pollfd *io = nfds <= 1 ? &a->io_one : malloc(nfds * sizeof *io);
+    if (!io) return -ENOMEM;
+    for (size_t i = 0; i < nfds; i++) {
+        io[i].fd = fcntl(fds[i].fd, F_DUPFD_CLOEXEC, 0);
+        io[i].events = fds[i].events;
+        if (io[i].fd < 0) {
+            int error = errno;
+            while (i-- > 0) close(io[i].fd);
+            if (io != &a->io_one) free(io);
+            return -error;
+        }
+    }
+    weft_sched *s = a->group->sched;
+    pthread_mutex_lock(&s->lock);
+    a->io = io;
+    a->nio = nfds;
+    a->io_wait = true;
+    a->exec->park_deadline = deadline > 0 ? deadline : 0;
+    snprintf(a->note, sizeof a->note, "%s", what);
+    a->note_since = sched_now();
+    pthread_mutex_unlock(&s->lock);
+    return 0;
+}
+
+/* Puts the parked wait's fds in the epoll set. False when one cannot be
+   watched (epoll refuses regular files: they are always ready). */
+static bool sched_io_arm_locked(weft_sched *s, sched_agent *a) {
+    for (size_t i = 0; i < a->nio; i++) {
+        struct epoll_event ev = {0};
+        if (a->io[i].events & POLLIN) ev.events |= EPOLLIN;
+        if (a->io[i].events & POLLOUT) ev.events |= EPOLLOUT;
+        ev.data.u64 = (uint64_t)a->slot << 32 | a->io_gen;
+        if (epoll_ctl(s->epoll_fd, EPOLL_CTL_ADD, a->io[i].fd, &ev) != 0) {
+            while (i-- > 0) epoll_ctl(s->epoll_fd, EPOLL_CTL_DEL, a->io[i].fd, NULL);
+            return false;
+        }
+    }
+    a->io_armed = true;
+    return true;
+}
+
+static void sched_io_disarm_locked(weft_sched *s, sched_agent *a) {
+    for (size_t i = 0; i < a->nio; i++) {
+        if (a->io_armed) epoll_ctl(s->epoll_fd, EPOLL_CTL_DEL, a->io[i].fd, NULL);
+        close(a->io[i].fd);
+    }
+    if (a->io != &a->io_one) free(a->io);
+    a->io = NULL;
+    a->nio = 0;
+    a->io_wait = a->io_armed = false;
+    a->io_gen++;
+    a->note[0] = '\0';
+}
+
+static void *sched_poller_main(void *arg) {
+    weft_sched *s = arg;
+    struct epoll_event ev[64];
+    for (;;) {
+        int n = epoll_wait(s->epoll_fd, ev, 64, -1);
+        if (n < 0 && errno != EINTR) break; /* cannot happen with a valid set */
+        pthread_mutex_lock(&s->lock);
+        bool stop = s->stopping;
+        for (int i = 0; i < n; i++) {
+            uint64_t key = ev[i].data.u64;
+            if (key == SCHED_POLLER_STOP) continue;
+            uint32_t slot = (uint32_t)(key >> 32), gen = (uint32_t)key;
+            sched_agent *a = slot < s->slots.len ? s->slots.data[slot] : NULL;
+            if (a && a->io_armed && a->io_gen == gen && a->state == SCHED_PARKED)
+                sched_ready_locked(s, a, EXEC_WAKE_IO);
+        }
+        pthread_mutex_unlock(&s->lock);
+        if (stop) break;
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------
  * Runners
  * ------------------------------------------------------------------------ */
 
@@ -267,6 +378,7 @@ static void sched_step_done_locked(weft_sched *s, sched_agent *a, weft_status st
     bool woken = a->woken && a->woken_gen == e->waiter.gen, poked = a->poked;
     a->woken = a->poked = false;
     if (st != WEFT_SUSPENDED) {
+        if (a->io_wait) sched_io_disarm_locked(s, a);
         a->state = SCHED_ENDED;
         if (a->live_prev) a->live_prev->live_next = a->live_next;
         else s->live = a->live_next;
@@ -277,6 +389,19 @@ static void sched_step_done_locked(weft_sched *s, sched_agent *a, weft_status st
     }
     if (e->state != EXEC_PARKED) {
         sched_ready_locked(s, a, EXEC_WAKE_NOTIFY); /* preempted: to the back */
+    } else if (e->host_pending) {
+        /* A restartable host call: parked on its fds and deadline, or (no
+           wait given, or poked meanwhile) to the back of the queue. */
+        if (!a->io_wait || poked || !sched_io_arm_locked(s, a)) {
+            sched_ready_locked(s, a, poked ? EXEC_WAKE_POKE : EXEC_WAKE_IO);
+            return;
+        }
+        a->state = SCHED_PARKED;
+        a->since = sched_now();
+        if (e->park_deadline) {
+            if (!sched_timer_add(s, a)) sched_ready_locked(s, a, EXEC_WAKE_POKE);
+            else if (a->timer == 0) pthread_cond_signal(&s->tick);
+        }
     } else if (woken) {
         sched_ready_locked(s, a, EXEC_WAKE_NOTIFY);
     } else if (poked) {
@@ -420,6 +545,17 @@ sched_agent *sched_agent_start(sched_group *g, weft_exec *e, void *owner) {
     a->timer = SCHED_NO_TIMER;
     e->parker = &a->parker;
     pthread_mutex_lock(&s->lock);
+    if (s->free_slots.len) {
+        a->slot = s->free_slots.data[--s->free_slots.len];
+        s->slots.data[a->slot] = a;
+    } else if (s->slots.len < UINT32_MAX && BASE_VEC_PUSH(s->slots, a)) {
+        a->slot = (uint32_t)(s->slots.len - 1);
+    } else {
+        pthread_mutex_unlock(&s->lock);
+        e->parker = NULL;
+        free(a);
+        return NULL;
+    }
     a->live_prev = s->live_tail;
     if (s->live_tail) s->live_tail->live_next = a;
     else s->live = a;
@@ -432,6 +568,11 @@ sched_agent *sched_agent_start(sched_group *g, weft_exec *e, void *owner) {
 
 void sched_agent_free(sched_agent *a) {
     if (!a) return;
+    weft_sched *s = a->group->sched;
+    pthread_mutex_lock(&s->lock);
+    s->slots.data[a->slot] = NULL;
+    BASE_VEC_PUSH(s->free_slots, a->slot); /* out of memory: the slot is not reused */
+    pthread_mutex_unlock(&s->lock);
     a->exec->parker = NULL;
     free(a);
 }
@@ -456,6 +597,7 @@ weft_status weft_sched_new(weft_engine *engine, const weft_sched_config *config,
                          cfg.max_runners, cfg.runners);
     weft_sched *s = calloc(1, sizeof *s);
     if (!s) return base_fail(err, WEFT_ERR_NOMEM, "out of memory making a scheduler");
+    s->epoll_fd = s->wake_fd = -1;
     s->engine = engine;
     s->target = cfg.runners;
     s->max_runners = cfg.max_runners;
@@ -471,9 +613,18 @@ weft_status weft_sched_new(weft_engine *engine, const weft_sched_config *config,
         free(s);
         return base_fail(err, WEFT_ERR_NOMEM, "cannot make the scheduler's locks");
     }
+    s->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+    s->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    struct epoll_event stop = {.events = EPOLLIN, .data.u64 = SCHED_POLLER_STOP};
+    if (s->epoll_fd < 0 || s->wake_fd < 0 || epoll_ctl(s->epoll_fd, EPOLL_CTL_ADD, s->wake_fd, &stop) != 0) {
+        weft_sched_free(s);
+        return base_fail(err, WEFT_ERR_NOMEM, "cannot make the scheduler's poller: %s", strerror(errno));
+    }
     pthread_mutex_lock(&s->lock);
     for (uint32_t i = 0; i < cfg.runners && ok; i++) ok = sched_runner_start_locked(s);
     pthread_mutex_unlock(&s->lock);
+    if (ok && pthread_create(&s->poller, NULL, sched_poller_main, s) != 0) ok = false;
+    else if (ok) s->poller_started = true;
     if (ok && pthread_create(&s->monitor, NULL, sched_monitor_main, s) != 0) ok = false;
     else if (ok) s->monitor_started = true;
     if (!ok) {
@@ -492,6 +643,15 @@ void weft_sched_free(weft_sched *s) {
     pthread_cond_broadcast(&s->tick);
     pthread_mutex_unlock(&s->lock);
     if (s->monitor_started) pthread_join(s->monitor, NULL);
+    if (s->poller_started) {
+        uint64_t one = 1;
+        while (write(s->wake_fd, &one, sizeof one) < 0 && errno == EINTR) {}
+        pthread_join(s->poller, NULL);
+    }
+    if (s->epoll_fd >= 0) close(s->epoll_fd);
+    if (s->wake_fd >= 0) close(s->wake_fd);
+    BASE_VEC_FREE(s->slots);
+    BASE_VEC_FREE(s->free_slots);
     /* No runner starts once stopping is set (only the monitor starts them). */
     for (sched_runner *r = s->runners, *next; r; r = next) {
         next = r->next;
@@ -513,6 +673,9 @@ static size_t sched_describe_locked(sched_agent *a, int64_t now, char *buf, size
     double secs = (double)(now - a->since) / 1e9;
     switch (a->state) {
     case SCHED_PARKED:
+        if (a->io_wait)
+            return (size_t)snprintf(buf, size, "%s is %s after %.2f s\n", who, a->note,
+                                    (double)(now - a->note_since) / 1e9);
         return (size_t)snprintf(buf, size, "%s is waiting on address 0x%llx (futex%s) after %.2f s\n", who,
                                 (unsigned long long)e->waiter.addr, e->park_deadline ? ", with a timeout" : "",
                                 secs);

@@ -11,6 +11,7 @@
 #ifndef WEFT_SCHED_H
 #define WEFT_SCHED_H
 
+#include <poll.h>
 #include <pthread.h>
 
 #include "../exec/exec.h"
@@ -34,6 +35,13 @@ struct sched_agent {
     int64_t since;           /* when it parked or became ready (ns) */
     char note[64];           /* what a host call waits for, or "" */
     int64_t note_since;
+    /* A host call parked on fds and a deadline (sched_agent_wait_io):
+       duplicates of its fds, watched by the poller while it is parked. */
+    bool io_wait, io_armed;
+    uint32_t io_gen;         /* counts those waits; names one to the poller */
+    uint32_t slot;           /* in the scheduler's agent table (the poller's key) */
+    struct pollfd *io, io_one;
+    size_t nio;
     sched_agent *next;       /* in its group's ready FIFO */
     sched_agent *live_prev, *live_next; /* every agent not ended */
 };
@@ -73,5 +81,12 @@ sched_agent *sched_current(void);
 /* What `a`'s host call now waits for, for the diagnostics ("reading host
    fd 0"), or NULL when it no longer waits. */
 void sched_agent_note(sched_agent *a, const char *what);
+/* From a restartable host call of the running agent `a`, about to return
+   WEFT_SUSPENDED: park `a` until one of `fds` is ready for its events, or
+   `deadline` (CLOCK_MONOTONIC ns, -1 = none) has passed, or it is poked;
+   then the call is made again. `what` names the wait for the diagnostics.
+   Returns 0, or -errno (no fd to spare: then wait in place). */
+int sched_agent_wait_io(sched_agent *a, const struct pollfd *fds, size_t nfds, int64_t deadline,
+                        const char *what);
 
 #endif

@@ -13,9 +13,14 @@
  * Host calls that are not routed through the blocker (a write to a full
  * pipe, a slow disk) are not interrupted; they end by themselves.
  *
- * On a scheduler the wait still holds its runner (the scheduler puts a
- * replacement in its place after a slice), and is noted on the agent for
- * weft_sched_dump; sched_yield yields the agent instead of the OS thread.
+ * On a scheduler, a wait the call can be made again after (restartable:
+ * it has had no effect yet) parks the agent instead of its runner: when
+ * nothing is ready now, the fds and deadline go to the scheduler
+ * (sched_agent_wait_io) and the call returns WASI_BLOCK_PARKED; it is
+ * made again once woken, and finds its fd ready. Other waits (sock_recv's
+ * WAITALL after a part) hold the runner, which the scheduler replaces
+ * after a slice. Either is noted on the agent for weft_sched_dump.
+ * sched_yield yields the agent instead of the OS thread.
  */
 #include <errno.h>
 #include <poll.h>
@@ -27,15 +32,32 @@
 #include "../wasi/wasi.h"
 #include "threads.h"
 
-/* On a scheduler, says what the agent's call waits for (weft_sched_dump). */
-static void thr_block_note(sched_agent *a, const wasi_wait *wait) {
-    char what[64];
-    if (wait->nfds == 0) snprintf(what, sizeof what, "sleeping (poll_oneoff)");
-    else if (wait->nfds > 1) snprintf(what, sizeof what, "polling %zu host fds", wait->nfds);
+/* What the wait is for, in words (weft_sched_dump). */
+static void thr_block_what(const wasi_wait *wait, char *what, size_t len) {
+    if (wait->nfds == 0) snprintf(what, len, "sleeping (poll_oneoff)");
+    else if (wait->nfds > 1) snprintf(what, len, "polling %zu host fds", wait->nfds);
     else
-        snprintf(what, sizeof what, "%s host fd %d", wait->fds[0].events & POLLOUT ? "writing" : "reading",
+        snprintf(what, len, "%s host fd %d", wait->fds[0].events & POLLOUT ? "writing" : "reading",
                  wait->fds[0].fd);
-    sched_agent_note(a, what);
+}
+
+/* On a scheduler, a restartable wait of the agent's own execution: ready
+   now, or parked. False to wait in place after all (no fd to spare);
+   else *result is what the blocker returns. */
+static bool thr_block_park(sched_agent *agent, wasi_wait *wait, int *result) {
+    struct timespec zero = {0, 0};
+    int n = ppoll(wait->fds, (nfds_t)wait->nfds, &zero, NULL);
+    if (n != 0) *result = n < 0 ? -errno : n;
+    else if (wait->deadline >= 0 && wasi_now_monotonic() >= wait->deadline) *result = 0;
+    else if (atomic_load_explicit(&agent->exec->attention, memory_order_relaxed) & WEFT_ATTN_STOP)
+        *result = -EINTR; /* the process is ending */
+    else {
+        char what[64];
+        thr_block_what(wait, what, sizeof what);
+        if (sched_agent_wait_io(agent, wait->fds, wait->nfds, wait->deadline, what) != 0) return false;
+        *result = WASI_BLOCK_PARKED;
+    }
+    return true;
 }
 
 static int thr_block(struct weft_wasi *w, wasi_wait *wait) {
@@ -48,14 +70,21 @@ static int thr_block(struct weft_wasi *w, wasi_wait *wait) {
         else sched_yield();
         return 0;
     }
-    if (agent) thr_block_note(agent, wait);
+    int result;
+    if (agent && wait->restartable && wait->caller && wait->caller->exec == agent->exec &&
+        thr_block_park(agent, wait, &result))
+        return result;
+    if (agent) {
+        char what[64];
+        thr_block_what(wait, what, sizeof what);
+        sched_agent_note(agent, what);
+    }
     struct pollfd small[8];
     struct pollfd *fds = wait->nfds + 1 <= 8 ? small : calloc(wait->nfds + 1, sizeof *fds);
     if (!fds) return -ENOMEM;
     if (wait->nfds) memcpy(fds, wait->fds, wait->nfds * sizeof *fds);
     fds[wait->nfds].fd = p->stop_pipe[0];
     fds[wait->nfds].events = POLLIN;
-    int result;
     for (;;) {
         struct timespec ts, *tsp = wasi_time_left(wait->deadline, &ts);
         for (size_t i = 0; i <= wait->nfds; i++) fds[i].revents = 0;

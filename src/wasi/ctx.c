@@ -499,6 +499,7 @@ static weft_status wasi_trampoline(weft_caller *caller, void *env,
     }
     uint32_t e = b->fn->impl(&c, args);
     if (c.status != WEFT_OK) return c.status;
+    if (e == WASI_EPARKED) return WEFT_SUSPENDED; /* a restartable call parked */
     if (b->fn->results[0]) {
         results[0].type = WEFT_I32;
         results[0].of.i32 = (int32_t)e;

@@ -46,15 +46,21 @@ static uint32_t wasi_fd_io(wasi_call *c, const weft_val *a, bool write) {
     else r = wasi_iovecs(c, iovs, n, &v, &total);
     if (r) goto done;
     if (wasi_is_stream(ref.filetype) && total > 0) {
-        r = wasi_wait_ready(c->w, ref.host, write ? POLLOUT : POLLIN, ref.flags & WASI_FDFLAG_NONBLOCK);
+        r = wasi_wait_ready(c, ref.host, write ? POLLOUT : POLLIN, ref.flags & WASI_FDFLAG_NONBLOCK, true);
         if (r) goto done;
     }
     ssize_t moved;
     if (!write) {
         moved = readv(ref.host, v, (int)n);
     } else if (ref.filetype == WASI_FILETYPE_SOCKET_STREAM) {
+        /* Never blocks in the kernel (weft's sockets are non-blocking on
+           the host): a full socket waits, restartably, in the blocker. */
         struct msghdr msg = {.msg_iov = v, .msg_iovlen = n};
-        moved = sendmsg(ref.host, &msg, MSG_NOSIGNAL);
+        while ((moved = sendmsg(ref.host, &msg, MSG_NOSIGNAL | MSG_DONTWAIT)) < 0 && errno == EAGAIN &&
+               !(ref.flags & WASI_FDFLAG_NONBLOCK)) {
+            r = wasi_wait_ready(c, ref.host, POLLOUT, false, true);
+            if (r) goto done;
+        }
     } else {
         moved = writev(ref.host, v, (int)n);
     }

@@ -2,9 +2,11 @@
  * poll.c — the one place where the WASI layer waits (wasi_block_on), and
  * the functions built on it: poll_oneoff and sched_yield.
  *
- * Today the blocker parks the calling OS thread in ppoll. A scheduler
- * replaces w->block to park the agent instead and run another on this OS
- * thread; nothing else in src/wasi waits.
+ * The default blocker waits on the calling OS thread in ppoll. A process
+ * replaces w->block (src/threads/block.c); on a scheduler that blocker
+ * parks the agent instead when the wait is restartable, and the call is
+ * made again once an fd is ready or the deadline has passed. Nothing else
+ * in src/wasi waits.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -56,18 +58,27 @@ int wasi_block_on(struct weft_wasi *w, wasi_wait *wait) {
     return w->block(w, wait);
 }
 
-wasi_errno wasi_wait_ready(struct weft_wasi *w, int host, short events, bool nonblock) {
+wasi_errno wasi_wait_ready(wasi_call *c, int host, short events, bool nonblock, bool restartable) {
     struct pollfd p = {.fd = host, .events = events};
-    wasi_wait wt = {&p, 1, nonblock ? 0 : -1};
-    int n = wasi_block_on(w, &wt);
+    wasi_wait wt = {&p, 1, nonblock ? 0 : -1, c->caller, restartable};
+    int n = wasi_block_on(c->w, &wt);
+    if (n == WASI_BLOCK_PARKED) return WASI_EPARKED;
     if (n < 0) return wasi_errno_from_host(-n);
     if (n == 0) return WASI_EAGAIN;
     return WASI_ESUCCESS;
 }
 
+int64_t wasi_call_start(wasi_call *c) {
+    uint64_t *word = weft_caller_restart_word(c->caller);
+    if (word && *word) return (int64_t)(*word - 1);
+    int64_t now = wasi_now_monotonic();
+    if (word) *word = (uint64_t)now + 1;
+    return now;
+}
+
 uint32_t wasi_sched_yield(wasi_call *c, const weft_val *a) {
     (void)a;
-    wasi_wait wt = {NULL, 0, 0};
+    wasi_wait wt = {NULL, 0, 0, c->caller, false};
     wasi_block_on(c->w, &wt);
     return WASI_ESUCCESS;
 }
@@ -111,7 +122,7 @@ uint32_t wasi_poll_oneoff(wasi_call *c, const weft_val *a) {
         free(pfds);
         return WASI_ENOMEM;
     }
-    int64_t now = wasi_now_monotonic();
+    int64_t now = wasi_call_start(c); /* relative timeouts count from the first attempt */
     int64_t earliest = -1;
     size_t npoll = 0, nimmediate = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -178,8 +189,12 @@ uint32_t wasi_poll_oneoff(wasi_call *c, const weft_val *a) {
     uint32_t nev = 0;
     for (;;) {
         if (npoll > 0 || nimmediate == 0) {
-            wasi_wait wt = {pfds, npoll, nimmediate ? 0 : earliest};
+            wasi_wait wt = {pfds, npoll, nimmediate ? 0 : earliest, c->caller, true};
             int got = wasi_block_on(c->w, &wt);
+            if (got == WASI_BLOCK_PARKED) {
+                r = WASI_EPARKED; /* made again once woken: nothing written yet */
+                break;
+            }
             if (got < 0) {
                 r = wasi_errno_from_host(-got);
                 break;

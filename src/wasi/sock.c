@@ -88,7 +88,7 @@ uint32_t wasi_sock_accept(wasi_call *c, const weft_val *a) {
     wasi_ref ref;
     wasi_errno r = wasi_sock_acquire(c, fd, WASI_RIGHT_SOCK_ACCEPT, &ref);
     if (r) return r;
-    r = wasi_wait_ready(c->w, ref.host, POLLIN, ref.flags & WASI_FDFLAG_NONBLOCK);
+    r = wasi_wait_ready(c, ref.host, POLLIN, ref.flags & WASI_FDFLAG_NONBLOCK, true);
     if (!r) {
         int s = accept4(ref.host, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
         if (s < 0) {
@@ -124,7 +124,9 @@ uint32_t wasi_sock_recv(wasi_call *c, const weft_val *a) {
     size_t got_total = 0;
     uint16_t roflags = 0;
     while (!r) {
-        if (total > 0) r = wasi_wait_ready(c->w, ref.host, POLLIN, nonblock);
+        /* Restartable until something has been received (WAITALL waits
+           again after a part, holding its runner). */
+        if (total > 0) r = wasi_wait_ready(c, ref.host, POLLIN, nonblock, got_total == 0);
         if (r) break;
         struct msghdr msg = {.msg_iov = v, .msg_iovlen = n};
         ssize_t got = recvmsg(ref.host, &msg, mflags);
@@ -174,7 +176,7 @@ uint32_t wasi_sock_send(wasi_call *c, const weft_val *a) {
     r = wasi_iovecs(c, iovs, n, &v, &total);
     bool nonblock = ref.flags & WASI_FDFLAG_NONBLOCK;
     while (!r) {
-        if (total > 0) r = wasi_wait_ready(c->w, ref.host, POLLOUT, nonblock);
+        if (total > 0) r = wasi_wait_ready(c, ref.host, POLLOUT, nonblock, true);
         if (r) break;
         struct msghdr msg = {.msg_iov = v, .msg_iovlen = n};
         ssize_t put = sendmsg(ref.host, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);

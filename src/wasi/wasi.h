@@ -54,6 +54,9 @@ enum {
     WASI_EROFS = 69, WASI_ESPIPE = 70, WASI_ESRCH = 71, WASI_ESTALE = 72,
     WASI_ETIMEDOUT = 73, WASI_ETXTBSY = 74, WASI_EXDEV = 75,
     WASI_ENOTCAPABLE = 76,
+    /* Not an errno: the call parked its agent and will be made again
+       (wasi_wait_ready); never seen by the guest. */
+    WASI_EPARKED = 0xffff,
 };
 
 /* What a path that tries to leave its preopen gets (absolute path, `..`
@@ -199,12 +202,21 @@ typedef struct wasi_wait {
     struct pollfd *fds;     /* may be NULL when nfds == 0 */
     size_t nfds;
     int64_t deadline;       /* CLOCK_MONOTONIC ns; -1 = no deadline */
+    /* The call that waits, and whether it has had no effect yet, so that
+       it may be abandoned now and made again from the start (then the
+       blocker may park the caller instead of its OS thread). */
+    weft_caller *caller;
+    bool restartable;
 } wasi_wait;
 
 /* The blocker: waits until one of wait->fds is ready or the deadline has
    passed, and fills revents. nfds == 0 with deadline 0 means "yield".
-   Returns the number of ready descriptors (0 on deadline), or -errno. */
+   Returns the number of ready descriptors (0 on deadline), or -errno, or
+   (restartable waits only) WASI_BLOCK_PARKED: the caller's agent parks
+   until an fd is ready or the deadline passes, and the call must return
+   at once with no effect (WASI_EPARKED); it is then made again. */
 typedef int (*wasi_blocker)(struct weft_wasi *w, wasi_wait *wait);
+#define WASI_BLOCK_PARKED (-0x10000)
 
 /* How a host function was called through a module. */
 typedef struct wasi_binding {
@@ -410,9 +422,14 @@ WASI_INTERNAL void wasi_path_done(wasi_path *p);
 WASI_INTERNAL int wasi_block_on(struct weft_wasi *w, wasi_wait *wait);
 WASI_INTERNAL int wasi_block_default(struct weft_wasi *w, wasi_wait *wait);
 /* Waits until `host` is ready for `events` (POLLIN / POLLOUT), unless the
-   fd is non-blocking (then returns EAGAIN when it is not ready now). */
-WASI_INTERNAL wasi_errno wasi_wait_ready(struct weft_wasi *w, int host,
-                                         short events, bool nonblock);
+   fd is non-blocking (then returns EAGAIN when it is not ready now).
+   `restartable`: call `c` has had no effect yet; the wait may then answer
+   WASI_EPARKED, which the call returns at once, undoing nothing. */
+WASI_INTERNAL wasi_errno wasi_wait_ready(wasi_call *c, int host, short events,
+                                         bool nonblock, bool restartable);
+/* The time of the first attempt of call `c` (CLOCK_MONOTONIC ns): now, or
+   when a restarted call was first made, so its relative timeouts hold. */
+WASI_INTERNAL int64_t wasi_call_start(wasi_call *c);
 /* CLOCK_MONOTONIC now, in ns. */
 WASI_INTERNAL int64_t wasi_now_monotonic(void);
 /* The time left until the monotonic `deadline` (ns; negative: none, then

@@ -125,21 +125,35 @@ case_trap_parked() {
 }
 
 # One runner (pool mode): a spinning waiter must not starve the thread
-# that sets its flag; a thread blocked in fd_read must not hold up the
-# others (a replacement runner takes over).
+# that sets its flag; a thread blocked in fd_read or a sleep must not hold
+# up the others. The runner may not even be replaced (--max-runners 1):
+# parked reads and sleeps hold no OS thread. stdin gets its line only
+# after the other threads have all finished (stdout says "timeouts").
 case_one_runner() {
     local one=()
-    [ "$MODE" = pool ] && one=(--runners 1)
+    [ "$MODE" = pool ] && one=(--runners 1 --max-runners 1)
     run spin_flag_1 60 "${one[@]}" "$W/spin_flag.wasm"
     [ "$rc" -eq 0 ] || expect "exit $rc, expected 0"
     [ "$out" = "output 5999994" ] || expect "stdout differs"
     verdict spin_flag_one_runner
+    rm -f "$TMP/in"; mkfifo "$TMP/in"
     timeout -k 5 30 "$WEFT" run --sched "$MODE" "${one[@]}" "$W/mixed_waits.wasm" \
-        >"$TMP/out" 2>"$TMP/err" < <(sleep 0.3; printf 'hello\n')
+        <"$TMP/in" >"$TMP/out" 2>"$TMP/err" &
+    local pid=$! before=no
+    exec 7>"$TMP/in"
+    for _ in $(seq 1 2000); do
+        if grep -q '^timeouts' "$TMP/out"; then before=yes; break; fi
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.01
+    done
+    printf 'hello\n' >&7
+    exec 7>&-
+    wait "$pid"
     rc=$?
     ms=0
     out=$(cat "$TMP/out"); err=$(cat "$TMP/err")
     [ "$rc" -eq 0 ] || expect "exit $rc, expected 0"
+    [ "$before" = yes ] || expect "the other threads did not finish while the reader waited"
     [ "$out" = $'rounds 4000\nsleeps 10\ntimeouts 5\nread 6' ] || expect "stdout differs"
     verdict mixed_waits
 }
