@@ -343,10 +343,11 @@ static void wasi_stdio_rights(int which, uint8_t type, uint64_t *base) {
     uint64_t r = type == WASI_FILETYPE_REGULAR_FILE ? WASI_RIGHTS_REGULAR
                                                     : WASI_RIGHTS_STREAM;
     if (type == WASI_FILETYPE_SOCKET_STREAM) r |= WASI_RIGHT_SOCK_SHUTDOWN;
-    if (which == 0) r &= ~(uint64_t)(WASI_RIGHT_FD_WRITE | WASI_RIGHT_FD_ALLOCATE |
-                                     WASI_RIGHT_FD_FILESTAT_SET_SIZE |
-                                     WASI_RIGHT_FD_DATASYNC | WASI_RIGHT_FD_SYNC);
-    else r &= ~(uint64_t)WASI_RIGHT_FD_READ;
+    /* stdin is read, stdout and stderr written: no right that needs the
+       other access (the table in fs.c); stdin is not synced either. */
+    if (which == 0) r &= ~(wasi_rights_needing(WASI_ACCESS_WRITE) |
+                           WASI_RIGHT_FD_DATASYNC | WASI_RIGHT_FD_SYNC);
+    else r &= ~wasi_rights_needing(WASI_ACCESS_READ);
     *base = r;
 }
 

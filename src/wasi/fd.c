@@ -422,17 +422,18 @@ uint32_t wasi_fd_readdir(wasi_call *c, const weft_val *a) {
              out = WASI_U32(a, 4);
     uint64_t cookie = WASI_U64(a, 3);
     wasi_ref ref;
-    wasi_errno r = wasi_fd_acquire(c->w, fd, WASI_RIGHT_FD_READDIR, &ref);
+    wasi_errno r = wasi_fd_acquire(c->w, fd, 0, &ref);
     if (r) return r;
     uint8_t *p = wasi_mem(c, buf, len);
     wasi_fd *e = ref.e;
-    if (!p || !wasi_mem(c, out, 4)) {
+    /* Not a directory: ENOTDIR (as getdents(2) and wasmtime), before the
+       right, which only directories ever hold. */
+    if (!p || !wasi_mem(c, out, 4)) r = WASI_EFAULT;
+    else if (ref.filetype != WASI_FILETYPE_DIRECTORY) r = WASI_ENOTDIR;
+    else if (!(ref.base & WASI_RIGHT_FD_READDIR)) r = WASI_ENOTCAPABLE;
+    if (r) {
         wasi_fd_release(c->w, &ref);
-        return WASI_EFAULT;
-    }
-    if (ref.filetype != WASI_FILETYPE_DIRECTORY) {
-        wasi_fd_release(c->w, &ref);
-        return WASI_ENOTDIR;
+        return r;
     }
     pthread_mutex_lock(&e->dir_lock);
     if (!e->dir) {

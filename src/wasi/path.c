@@ -14,9 +14,14 @@
  * targets are refused, and after WASI_MAX_SYMLINKS expansions the walk
  * fails with ELOOP.
  *
- * The result is (directory fd, final name). Callers apply the operation
- * with the *at call in its no-follow form, so the final component is never
- * followed by the kernel either.
+ * The final component is followed as the kernel follows it
+ * (path_resolution(7)): by a lookup that asks to follow, or whose path ends
+ * with a slash after it; never by a call that creates, removes or renames
+ * it, slash or not. The result is (directory fd, final name, whether a
+ * slash came after it, whether it was "." or ".."), so each call can apply
+ * the kernel's own rules for those (fs.c), and then the operation with the
+ * *at call in its no-follow form: the final component is never followed by
+ * the kernel either.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -68,14 +73,15 @@ static wasi_errno wasi_splice(char **rest, size_t from, const char *target, size
 }
 
 wasi_errno wasi_path_resolve(wasi_call *c, const wasi_ref *ref, uint32_t ptr,
-                             uint32_t len, bool follow, wasi_path *out) {
+                             uint32_t len, unsigned how, wasi_path *out) {
     out->dirfd = -1;
     out->name = NULL;
     out->trailing_slash = false;
+    out->last = WASI_LAST_NORM;
     const uint8_t *p = wasi_mem(c, ptr, len);
     if (!p) return WASI_EFAULT;
-    if (ref->filetype != WASI_FILETYPE_DIRECTORY) return WASI_ENOTDIR;
     if (len == 0) return WASI_ENOENT;
+    if (ref->filetype != WASI_FILETYPE_DIRECTORY) return WASI_ENOTDIR;
     if (memchr(p, 0, len)) return WASI_EINVAL;
     if (p[0] == '/') return WASI_ESCAPE;
     if (len >= (uint32_t)PATH_MAX) return WASI_ENAMETOOLONG;
@@ -98,7 +104,9 @@ wasi_errno wasi_path_resolve(wasi_call *c, const wasi_ref *ref, uint32_t ptr,
     for (;;) {
         while (rest[pos] == '/') pos++;
         if (rest[pos] == '\0') {
-            /* Only slashes left: the path names the current directory. */
+            /* Only slashes left (a symlink to "dir/" spliced in): the path
+               names the current directory. */
+            out->last = WASI_LAST_DOT;
             final = strdup(".");
             break;
         }
@@ -120,6 +128,8 @@ wasi_errno wasi_path_resolve(wasi_call *c, const wasi_ref *ref, uint32_t ptr,
 
         if (strcmp(comp, ".") == 0) {
             if (last) {
+                out->last = WASI_LAST_DOT;
+                out->trailing_slash = trailing;
                 final = strdup(".");
                 break;
             }
@@ -132,12 +142,21 @@ wasi_errno wasi_path_resolve(wasi_call *c, const wasi_ref *ref, uint32_t ptr,
             }
             close(wk.stack[wk.depth--]);
             if (last) {
+                out->last = WASI_LAST_DOTDOT;
+                out->trailing_slash = trailing;
                 final = strdup(".");
                 break;
             }
             continue;
         }
-        if (!last || trailing || follow) {
+        /* The final component is followed when the call follows, and for
+           a lookup also when a slash comes after it (path_resolution(7));
+           not by open with O_CREAT when a slash comes after it; never by
+           the calls that create, remove or rename it. */
+        bool follow = trailing ? (how & (WASI_RESOLVE_SLASH_FOLLOWS | WASI_RESOLVE_FOLLOW)) &&
+                                     !(how & WASI_RESOLVE_SLASH_STOPS)
+                               : (how & WASI_RESOLVE_FOLLOW);
+        if (!last || follow) {
             if (!last) {
                 int fd = openat(cur, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                 if (fd >= 0) {

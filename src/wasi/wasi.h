@@ -390,6 +390,14 @@ WASI_INTERNAL wasi_errno wasi_put_filestat(wasi_call *c, uint32_t ptr,
 WASI_INTERNAL wasi_errno wasi_timespecs(uint64_t atim, uint64_t mtim,
                                         uint32_t fst, struct timespec ts[2]);
 
+/* ---- fs.c: rights and host access ---- */
+
+#define WASI_ACCESS_READ 0x1u
+#define WASI_ACCESS_WRITE 0x2u
+/* The rights whose calls need `access` (WASI_ACCESS_*) on the host
+   descriptor: the one table of it is in fs.c (docs/wasi.md, "Rights"). */
+WASI_INTERNAL uint64_t wasi_rights_needing(unsigned access);
+
 /* ---- path.c: sandboxed resolution ---- */
 
 /* The result of resolving a guest path: a directory `dirfd` inside the
@@ -402,8 +410,23 @@ WASI_INTERNAL wasi_errno wasi_timespecs(uint64_t atim, uint64_t mtim,
 typedef struct wasi_path {
     int dirfd;
     char *name;
-    bool trailing_slash;    /* the guest path ended with '/' */
+    bool trailing_slash;    /* a '/' came after the final component */
+    uint8_t last;           /* WASI_LAST_*: what the final component was */
 } wasi_path;
+enum { WASI_LAST_NORM, WASI_LAST_DOT, WASI_LAST_DOTDOT };
+
+/* How wasi_path_resolve treats the final component (`how`): */
+#define WASI_RESOLVE_FOLLOW 0x1u        /* a symlink there is followed */
+#define WASI_RESOLVE_SLASH_FOLLOWS 0x2u /* ... also when a '/' comes after it */
+#define WASI_RESOLVE_SLASH_STOPS 0x4u   /* ... but not when a '/' comes after it */
+/* A lookup (open, stat, readlink, a link's source) passes
+   WASI_RESOLVE_SLASH_FOLLOWS, plus FOLLOW when the guest asked for it; a
+   call that creates, removes or renames the name passes 0: then the final
+   component is never followed, as the kernel never follows it. path_open
+   with O_CREAT follows (without O_EXCL) but never through a slash. */
+#define WASI_RESOLVE_LOOKUP(follow) \
+    (WASI_RESOLVE_SLASH_FOLLOWS | ((follow) ? WASI_RESOLVE_FOLLOW : 0u))
+#define WASI_RESOLVE_CREATE 0u
 
 /* Resolves `len` bytes of guest path at `ptr` against directory fd `ref`.
    Returns EFAULT, EINVAL (NUL byte), ENOENT (empty), WASI_ESCAPE (absolute,
@@ -411,7 +434,7 @@ typedef struct wasi_path {
    ENOTDIR, ENAMETOOLONG, or the host error of an intermediate step. */
 WASI_INTERNAL wasi_errno wasi_path_resolve(wasi_call *c, const wasi_ref *ref,
                                            uint32_t ptr, uint32_t len,
-                                           bool follow, wasi_path *out);
+                                           unsigned how, wasi_path *out);
 WASI_INTERNAL void wasi_path_done(wasi_path *p);
 
 /* ---- block.c ---- */

@@ -48,6 +48,11 @@ RAW(path_open) int32_t raw_path_open(int32_t fd, int32_t dirflags, int32_t path,
 RAW(proc_raise) int32_t raw_proc_raise(int32_t sig);
 
 #define RIGHTS_ALL ((__wasi_rights_t)0x3fffffff)
+/* All rights but those that need a writable host descriptor (fd_write,
+   fd_allocate, fd_filestat_set_size): a directory asked for with any of
+   them fails with EISDIR, as open(2) of a directory for writing does. */
+#define RIGHTS_DIR (RIGHTS_ALL & ~(__wasi_rights_t)(__WASI_RIGHTS_FD_WRITE | __WASI_RIGHTS_FD_ALLOCATE | \
+                                                   __WASI_RIGHTS_FD_FILESTAT_SET_SIZE))
 #define R_READ (__WASI_RIGHTS_FD_READ | __WASI_RIGHTS_FD_SEEK | __WASI_RIGHTS_FD_TELL | \
                 __WASI_RIGHTS_FD_FILESTAT_GET)
 #define R_WRITE (__WASI_RIGHTS_FD_WRITE | __WASI_RIGHTS_FD_SEEK | __WASI_RIGHTS_FD_TELL | \
@@ -61,6 +66,19 @@ static inline __wasi_fd_t xopen(const char *path, __wasi_oflags_t of, __wasi_rig
                                         r, r, ff, &fd);
     if (e) {
         printf("xopen %s: %s\n", path, en(e));
+        exit(99);
+    }
+    return fd;
+}
+
+/* Opens directory `path` under the preopen with RIGHTS_DIR (inheriting
+   every right); on failure prints why and exits 99. */
+static inline __wasi_fd_t xopendir(const char *path) {
+    __wasi_fd_t fd;
+    __wasi_errno_t e = __wasi_path_open(DIRFD, __WASI_LOOKUPFLAGS_SYMLINK_FOLLOW, path,
+                                        __WASI_OFLAGS_DIRECTORY, RIGHTS_DIR, RIGHTS_ALL, 0, &fd);
+    if (e) {
+        printf("xopendir %s: %s\n", path, en(e));
         exit(99);
     }
     return fd;

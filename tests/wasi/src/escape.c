@@ -65,7 +65,7 @@ int main(void) {
     T("readlink rel_dir_link/x", __wasi_path_readlink(DIRFD, "rel_dir_link/x", (uint8_t *)buf, sizeof buf, &n));
     /* Through a directory fd opened below the preopen, `..` stops at it. */
     __wasi_fd_t sub;
-    T("open sub", __wasi_path_open(DIRFD, F, "sub", __WASI_OFLAGS_DIRECTORY, RIGHTS_ALL, RIGHTS_ALL, 0, &sub));
+    T("open sub", __wasi_path_open(DIRFD, F, "sub", __WASI_OFLAGS_DIRECTORY, RIGHTS_DIR, RIGHTS_ALL, 0, &sub));
     T("from sub: ../file.txt", __wasi_path_open(sub, F, "../file.txt", 0, R_READ, 0, 0, &fd));
     T("from sub: inside_up (link to ../file.txt)", __wasi_path_open(sub, F, "inside_up", 0, R_READ, 0, 0, &fd));
     return 0;

@@ -13,7 +13,7 @@ int main(void) {
     show("preopen", DIRFD);
     show("file opened read-only", xopen("data.txt", 0, R_READ, 0));
     show("file opened append", xopen("data.txt", 0, R_WRITE, __WASI_FDFLAGS_APPEND));
-    show("directory", xopen("sub", __WASI_OFLAGS_DIRECTORY, RIGHTS_ALL, 0));
+    show("directory", xopendir("sub"));
     show("bad fd", 77);
     T("fd_fdstat_get(bad pointer)", raw_fd_fdstat_get(DIRFD, BAD_PTR));
     return 0;

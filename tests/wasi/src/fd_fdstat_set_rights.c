@@ -15,7 +15,7 @@ int main(void) {
     T("seek with no rights", __wasi_fd_seek(fd, 0, __WASI_WHENCE_SET, &pos));
     T("set_rights(bad fd)", __wasi_fd_fdstat_set_rights(77, 0, 0));
     /* A directory whose inheriting rights lack FD_WRITE opens files without it. */
-    __wasi_fd_t d = xopen("sub", __WASI_OFLAGS_DIRECTORY, RIGHTS_ALL, 0);
+    __wasi_fd_t d = xopendir("sub");
     T("dir drops inheritable write",
       __wasi_fd_fdstat_set_rights(d, __WASI_RIGHTS_PATH_OPEN, R_READ));
     __wasi_fd_t f;

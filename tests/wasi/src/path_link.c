@@ -15,6 +15,12 @@ int main(void) {
     SAY("via_follow type=%u\n", st.filetype);
     (void)__wasi_path_filestat_get(DIRFD, 0, "via_nofollow", &st);
     SAY("via_nofollow type=%u\n", st.filetype);
+    /* A slash after a new name that does not exist: only a directory could
+       be meant (ENOENT, as link(2)); after an existing one: EEXIST. */
+    T("link onto new/ (missing)", __wasi_path_link(DIRFD, 0, "file.txt", DIRFD, "new/"));
+    T("link onto dir/ (exists)", __wasi_path_link(DIRFD, 0, "file.txt", DIRFD, "dir/"));
+    T("link from file.txt/", __wasi_path_link(DIRFD, 0, "file.txt/", DIRFD, "new"));
+    T("link dir onto new/", __wasi_path_link(DIRFD, 0, "dir", DIRFD, "new/"));
     T("link bad fd", __wasi_path_link(77, 0, "file.txt", DIRFD, "y"));
     __wasi_fd_t d = xopen("dir", __WASI_OFLAGS_DIRECTORY, __WASI_RIGHTS_PATH_OPEN, 0);
     T("link (no source right)", __wasi_path_link(d, 0, "in.txt", DIRFD, "z"));
