@@ -4,6 +4,18 @@
 #   make WERROR=1                                   warnings are errors (CI)
 
 BUILD ?= build
+# The version is written once, in include/weft.h; the shared library's
+# soname carries its major number.
+VERSION := $(shell sed -n 's/^\#define WEFT_VERSION "\(.*\)"/\1/p' include/weft.h)
+SONAME := libweft.so.$(firstword $(subst ., ,$(VERSION)))
+# make install: PREFIX, DESTDIR (staging) and the usual directories.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 CC ?= cc
 OPT ?= -O2 -g
 SAN ?=
@@ -31,7 +43,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_SRC := $(filter-out fuzz/main.c,$(sort $(wildcard fuzz/*.c)))
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
 
-.PHONY: all test clean bench guests fuzz fuzz-bins
+.PHONY: all test clean bench guests fuzz fuzz-bins install uninstall man
 all: $(BUILD)/libweft.a $(BUILD)/libweft.so $(BUILD)/weft $(BUILD)/weft-spectest $(UNIT_BIN) \
 	$(BUILD)/weft-disasm $(FUZZ_BIN) $(BUILD)/fuzz/diff-exec
 
@@ -44,7 +56,7 @@ $(BUILD)/libweft.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(BUILD)/libweft.so: $(LIB_OBJ)
-	$(CC) -shared -o $@ $^ $(LDFLAGS_ALL)
+	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDFLAGS_ALL)
 
 $(BUILD)/weft: $(CLI_OBJ) $(BUILD)/libweft.a
 	$(CC) -o $@ $(CLI_OBJ) $(BUILD)/libweft.a $(LDFLAGS_ALL)
@@ -102,6 +114,34 @@ bench: all
 # clang with wasi-libc and wabt.
 guests:
 	$(MAKE) -C tests guests
+
+# Installs the command, both libraries (libweft.so.VERSION with its soname
+# link and the development link), the header, weft.pc and the man page.
+install: $(BUILD)/weft $(BUILD)/libweft.a $(BUILD)/libweft.so
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(BUILD)/weft $(DESTDIR)$(BINDIR)/weft
+	install -m 644 $(BUILD)/libweft.a $(DESTDIR)$(LIBDIR)/libweft.a
+	install -m 755 $(BUILD)/libweft.so $(DESTDIR)$(LIBDIR)/libweft.so.$(VERSION)
+	ln -sf libweft.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libweft.so
+	install -m 644 include/weft.h $(DESTDIR)$(INCLUDEDIR)/weft.h
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+		weft.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/weft.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/weft.pc
+	install -m 644 docs/weft.1 $(DESTDIR)$(MANDIR)/man1/weft.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/weft $(DESTDIR)$(LIBDIR)/libweft.a \
+		$(DESTDIR)$(LIBDIR)/libweft.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+		$(DESTDIR)$(LIBDIR)/libweft.so $(DESTDIR)$(INCLUDEDIR)/weft.h \
+		$(DESTDIR)$(PKGCONFIGDIR)/weft.pc $(DESTDIR)$(MANDIR)/man1/weft.1
+
+# The man page is generated from the command's options table
+# (src/cli/options.c), which also prints --help; the output is committed.
+man: $(BUILD)/weft
+	$(BUILD)/weft --help-man >docs/weft.1
 
 clean:
 	rm -rf $(BUILD)

@@ -40,6 +40,17 @@ extern "C" {
 #define WEFT_API
 #endif
 
+/* The version of this header; weft_version() gives the library's, which
+   differs only when a program runs against another libweft.so than the
+   one it was built with. The Makefile reads the number from here (the
+   shared library's soname is libweft.so.MAJOR). */
+#define WEFT_VERSION_MAJOR 0
+#define WEFT_VERSION_MINOR 1
+#define WEFT_VERSION_PATCH 0
+#define WEFT_VERSION "0.1.0"
+/* "0.1.0": the version of the library linked in. Static string. */
+WEFT_API const char *weft_version(void);
+
 /* ------------------------------------------------------------------------
  * Status codes, grouped by kind.
  * ------------------------------------------------------------------------ */
@@ -77,6 +88,7 @@ typedef enum weft_trap {
     WEFT_TRAP_EXPECTED_SHARED,      /* "expected shared memory" */
     WEFT_TRAP_HOST,                 /* a host function reported a trap */
     WEFT_TRAP_STOPPED,              /* execution stopped on request */
+    WEFT_TRAP_OUT_OF_FUEL,          /* "all fuel consumed" (weft_store_set_fuel) */
     WEFT_TRAP_COUNT_
 } weft_trap;
 
@@ -278,6 +290,39 @@ WEFT_API weft_store *weft_store_new(weft_engine *engine);
    memories, globals). No execution may be running in it. Accepts NULL. */
 WEFT_API void weft_store_free(weft_store *store);
 
+/* Fuel: a deterministic bound on how much wasm a store may run.
+ *
+ * The unit is one safe point passed: a wasm function entered (a call made
+ * by wasm; the function the host calls counts nothing) or a branch taken
+ * (every loop iteration takes one: br, br_if, br_table and the compiler's
+ * fused compare-and-branch). Straight-line code between them is free, so
+ * a program's fuel is the same on every run with the same inputs, on any
+ * machine, whatever the scheduling of other programs; it is not
+ * wasmtime's unit (one per instruction). The safe point that finds the
+ * budget empty traps with WEFT_TRAP_OUT_OF_FUEL ("all fuel consumed"):
+ * with a budget of N, the program passes N safe points and the next one
+ * traps.
+ *
+ * Every execution of the store (every thread of a process) draws from the
+ * same budget, in chunks of up to 1024 units that it gives back when its
+ * call ends; so a multi-threaded program as a whole passes at most N safe
+ * points, and which thread traps depends on the scheduling.
+ *
+ * Cost: none without a budget (the interpreter's safe points read the
+ * attention word, as they always do); with one, every safe point goes
+ * through the attention handler.
+ *
+ * Sets the budget to `fuel` units for calls started from now on (a call
+ * already started keeps the metering it started with);
+ * WEFT_FUEL_UNLIMITED turns metering off (the default). Not while an
+ * execution of the store runs. WEFT_ERR_MISUSE for a NULL store. */
+#define WEFT_FUEL_UNLIMITED UINT64_MAX
+WEFT_API weft_status weft_store_set_fuel(weft_store *store, uint64_t fuel);
+/* The budget left, WEFT_FUEL_UNLIMITED when not metered. Exact between
+   calls; while executions run, each may hold up to a chunk not counted
+   here. Any thread. */
+WEFT_API uint64_t weft_store_fuel(const weft_store *store);
+
 typedef struct weft_extern {
     weft_extern_kind kind;
     union {
@@ -458,7 +503,10 @@ WEFT_API weft_status weft_exec_results(weft_exec *exec, weft_val *results,
                                        size_t nresults);
 
 /* Requests for a running execution, set in its attention word. The
-   interpreter looks at the word at every function entry and loop back-edge. */
+   interpreter looks at the word at every function entry and loop back-edge.
+   A wall-clock limit for a call is a timer that sends WEFT_ATTN_STOP (a
+   process has one built in: weft_process_config.timeout_ns). Other bits
+   are reserved and ignored. */
 #define WEFT_ATTN_SUSPEND 0x1u /* pause at the next safe point; resumable */
 #define WEFT_ATTN_STOP 0x2u    /* end with trap WEFT_TRAP_STOPPED */
 /* Sets request bits. Safe from any thread, at any time, also while the
@@ -540,6 +588,7 @@ WEFT_API size_t weft_sched_dump(weft_sched *sched, char *buf, size_t size);
  *   - every live thread waits in memory.atomic.wait without a timeout and
  *     none is in a host call that can end by itself: nothing can ever wake
  *     them, which is reported as a deadlock instead of hanging,
+ *   - its time limit passes (weft_process_config.timeout_ns),
  *   - or the host calls weft_process_stop.
  * Ending stops every other thread promptly: a thread running wasm is
  * stopped at its next function entry or loop back-edge, one in a futex wait
@@ -569,6 +618,17 @@ typedef struct weft_process_config {
        outlive the run) instead of one OS thread each. NULL = OS threads. */
     weft_sched *sched;
     weft_priority priority; /* on the scheduler; 0 = NORMAL */
+    /* Wall-clock limit of weft_process_run, in nanoseconds from its start;
+       0 = none. When it passes, the process ends with WEFT_PROCESS_TIMEOUT
+       and every thread is stopped as on any other end: a running one at
+       its next safe point, a parked one woken, one in a blocking WASI call
+       interrupted. */
+    uint64_t timeout_ns;
+    /* Fuel budget of the whole process, shared by its threads (see
+       weft_store_set_fuel); 0 = unmetered. Running out is a trap of the
+       thread that found the budget empty: WEFT_PROCESS_TRAP with
+       WEFT_TRAP_OUT_OF_FUEL. */
+    uint64_t fuel;
 } weft_process_config;
 
 typedef enum weft_process_end {
@@ -579,6 +639,7 @@ typedef enum weft_process_end {
     WEFT_PROCESS_STOPPED = 3,  /* weft_process_stop */
     WEFT_PROCESS_FAILED = 4,   /* the host failed (out of memory starting
                                   the main thread, ...); error says why */
+    WEFT_PROCESS_TIMEOUT = 5,  /* weft_process_config.timeout_ns passed */
 } weft_process_end;
 
 typedef struct weft_process_outcome {

@@ -5,21 +5,84 @@
 #ifndef WEFT_CLI_H
 #define WEFT_CLI_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "weft.h"
 
-#define CLI_VERSION "0.1.0"
+#define CLI_VERSION WEFT_VERSION
 
 /* Exit statuses, as documented in `weft --help`. */
 #define CLI_EXIT_FAILURE 1  /* validate: not valid; run: a runtime error */
 #define CLI_EXIT_USAGE 2    /* bad arguments; run: module not loadable */
 #define CLI_EXIT_TRAP 134   /* a trap (128 + SIGABRT, as wasmtime) */
+#define CLI_EXIT_TIMEOUT 124 /* --timeout passed (as timeout(1)) */
 
 /* The CLI's default wasm operand/frame stack: big real programs (language
    interpreters, synthesis tools) recurse deeply. Address space only: the
    engine maps it lazily. */
 #define CLI_DEFAULT_STACK (64ull << 20)
+
+/* The options of `weft run` (options.c holds their names and help). */
+typedef enum cli_opt_id {
+    CLI_OPT_NONE,             /* a refused wasmtime key */
+    CLI_OPT_NOOP,             /* a wasmtime key for what weft always does */
+    CLI_OPT_DIR,
+    CLI_OPT_ENV,
+    CLI_OPT_INHERIT_ENV,
+    CLI_OPT_LISTEN,
+    CLI_OPT_ARGV0,
+    CLI_OPT_INVOKE,
+    CLI_OPT_MAX_MEMORY,
+    CLI_OPT_MAX_STACK,
+    CLI_OPT_MAX_THREADS,
+    CLI_OPT_TIMEOUT,
+    CLI_OPT_FUEL,
+    CLI_OPT_SCHED,
+    CLI_OPT_RUNNERS,
+    CLI_OPT_MAX_RUNNERS,
+    CLI_OPT_WASI,             /* -S KEY[=VALUE] */
+    CLI_OPT_WASM,             /* -W KEY[=VALUE] */
+    CLI_OPT_THREADS_PROPOSAL, /* -W threads[=y|n] */
+} cli_opt_id;
+
+typedef struct cli_option {
+    cli_opt_id id;
+    const char *name;    /* "--dir" */
+    const char *metavar; /* its value, or NULL for a flag */
+    const char *help;    /* one paragraph */
+} cli_option;
+
+/* A key of wasmtime's -S (WASI) or -W (wasm) options. */
+typedef struct cli_wasmtime_key {
+    char group;          /* 'S' or 'W' */
+    const char *key;
+    const char *value;   /* how its value is written ("=N", "[=y|n]"), or NULL */
+    cli_opt_id id;       /* what it does; CLI_OPT_NONE: refused */
+    const char *weft;    /* the weft spelling it maps to, for the help; NULL: refused */
+    const char *advice;  /* why it is refused and what to use (for NOOP keys: why
+                            "=n" is refused) */
+} cli_wasmtime_key;
+
+/* A wasmtime option weft refuses, and what to use instead. */
+typedef struct cli_wasmtime_refused {
+    const char *name;
+    bool takes_value;
+    const char *advice;
+} cli_wasmtime_refused;
+
+extern const cli_option cli_options[];
+extern const size_t cli_option_count;
+extern const cli_wasmtime_key cli_wasmtime_keys[];
+extern const size_t cli_wasmtime_key_count;
+extern const cli_wasmtime_refused cli_wasmtime_refused_opts[];
+extern const size_t cli_wasmtime_refused_count;
+
+/* `weft --help` and the man page (`weft --help-man`), from the tables. */
+void cli_help(FILE *f);
+void cli_man(FILE *f);
 
 typedef struct cli_run_opts {
     const char **dirs;      /* "HOST[::GUEST]" */
@@ -28,13 +91,21 @@ typedef struct cli_run_opts {
     uint32_t nenvs;
     const char **listens;   /* "HOST:PORT" */
     uint32_t nlistens;
+    bool inherit_env;       /* --inherit-env, -S inherit-env */
+    const char *argv0;      /* --argv0, or NULL: FILE */
     const char *invoke;     /* export to call instead of _start, or NULL */
+    uint64_t timeout_ns;    /* --timeout; 0 = none */
+    const char *timeout_text; /* as written, for the message */
+    uint64_t fuel;          /* --fuel; 0 = unmetered */
+    bool no_threads_proposal; /* -W threads=n */
     uint64_t max_memory;    /* 0 = no bound */
     uint64_t max_stack;     /* 0 = CLI_DEFAULT_STACK */
     uint32_t max_threads;   /* wasi-threads alive at once; 0 = default (128) */
     bool sched_pool;        /* --sched pool: threads as agents of a scheduler */
     uint32_t runners;       /* its runner threads; 0 = the cores */
     uint32_t max_runners;   /* with replacements; 0 = the scheduler's default */
+    const char **owned;     /* strings the options point into; freed after */
+    uint32_t nowned;
     const char *file;
     const char **args;      /* guest arguments after FILE */
     uint32_t nargs;
@@ -45,8 +116,12 @@ int cli_run(const cli_run_opts *opts);
 /* process.c: true for a command that imports its memory or spawns threads;
    such a command runs as a weft_process (wasi-threads). */
 bool cli_wants_process(const weft_module *module);
+/* `plain`: the module would not run as a process but for a limit; its
+   trap is then printed as without one ("error: trap: ..."). */
 int cli_run_process(const cli_run_opts *opts, weft_engine *engine, weft_module *module,
-                    weft_wasi *wasi);
+                    weft_wasi *wasi, bool plain);
+/* "error: timeout: ..." for --timeout. */
+void cli_print_timeout(const cli_run_opts *opts);
 /* Prints `error: trap: ...` and the backtrace for err to stderr. */
 void cli_print_trap(const weft_error *err);
 /* Formats a float as Rust's Display does (shortest round-trip digits, no

@@ -16,72 +16,6 @@ static void cli_usage_error(const char *fmt, const char *arg) {
     fprintf(stderr, "\n(see 'weft --help')\n");
 }
 
-static void cli_help(FILE *f) {
-    fprintf(f,
-        "weft %s - a WebAssembly runtime\n"
-        "\n"
-        "Usage:\n"
-        "  weft run [OPTIONS] [--] FILE.wasm [ARGS...]   run a WASI command (or --invoke an export)\n"
-        "  weft FILE.wasm [ARGS...]                      the same as 'weft run FILE.wasm ...'\n"
-        "  weft validate FILE.wasm                       check a module; prints \"valid\" or why not\n"
-        "  weft --help | --version\n"
-        "\n"
-        "Options of 'weft run' (before FILE; everything after FILE goes to the program):\n"
-        "  --dir HOST[::GUEST]    give the program the host directory HOST, seen as GUEST\n"
-        "                         (default: HOST as written); repeatable\n"
-        "  --env NAME=VALUE       set an environment variable (--env NAME copies weft's own);\n"
-        "                         repeatable. The program sees no other variables.\n"
-        "  --listen HOST:PORT     open a listening TCP socket for the program (sock_accept);\n"
-        "                         repeatable; fds follow the --dir fds\n"
-        "  --invoke NAME          call the export NAME with ARGS parsed by its parameter types\n"
-        "                         (integers in decimal, floats as decimal numbers, nan, inf)\n"
-        "                         and print each result on its own line, instead of _start\n"
-        "  --max-memory BYTES     cap every linear memory (memory.grow fails past it)\n"
-        "  --max-stack BYTES      wasm operand/frame stack per execution (default 64M);\n"
-        "                         exceeding it traps with \"call stack exhausted\"\n"
-        "  --max-threads N        wasi-threads alive at once, the main thread included\n"
-        "                         (default 128); thread-spawn past it returns -EAGAIN\n"
-        "  --sched os|pool        run wasi-threads on one OS thread each (os, the default),\n"
-        "                         or as agents of a scheduler's few runner threads (pool)\n"
-        "  --runners N            runner threads of --sched pool (default: the cores)\n"
-        "  --max-runners N        with the runners that stand in for ones held in a\n"
-        "                         blocking host call (default 4 x runners + 4)\n"
-        "  --                     end of options\n"
-        "  BYTES may end in K, M or G (powers of 1024).\n"
-        "\n"
-        "The program's argv[0] is FILE as written. Its stdin, stdout and stderr are weft's.\n"
-        "\n"
-        "Exit status of 'weft run':\n"
-        "  the program's proc_exit code (0 when _start returns; proc_raise(SIG) gives 128+SIG);\n"
-        "  134 on a trap, after 'error: trap: MESSAGE' and a backtrace on stderr;\n"
-        "  2 when the module cannot be read, decoded, validated or linked, or the arguments\n"
-        "    are wrong (the reason is printed);\n"
-        "  1 on any other runtime error, a deadlock between threads included.\n"
-        "With threads (wasi-threads), a trap in thread N prints 'error: thread N: MESSAGE'.\n"
-        "Exit status of 'weft validate': 0 valid, 1 not valid (or unreadable), 2 bad arguments.\n"
-        "\n",
-        CLI_VERSION);
-    uint32_t n = weft_wasi_function_count();
-    fprintf(f,
-        "WASI functions implemented (%u, module wasi_snapshot_preview1; those marked * are\n"
-        "not under wasi_unstable, every other one is):\n", n);
-    int col = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        weft_wasi_function_info info;
-        if (weft_wasi_function(i, &info) != WEFT_OK) continue;
-        char item[64];
-        snprintf(item, sizeof item, "%s%s", info.name, info.in_unstable ? "" : "*");
-        int len = (int)strlen(item);
-        if (col > 0 && col + 1 + len > 78) {
-            fputc('\n', f);
-            col = 0;
-        }
-        col += fprintf(f, "%s%s", col ? " " : "  ", item);
-    }
-    fprintf(f, "\n");
-}
-
-/* Parses BYTES with an optional K/M/G suffix. */
 /* A count from 1 to max, in decimal; 0 when it is one, else -1. */
 static int cli_parse_count(const char *s, uint32_t max, uint32_t *out) {
     char *end;
@@ -92,6 +26,8 @@ static int cli_parse_count(const char *s, uint32_t max, uint32_t *out) {
     return 0;
 }
 
+/* Parses BYTES with an optional K/M/G suffix (powers of 1024; "KiB", "KB"
+   too). */
 static int cli_parse_bytes(const char *s, uint64_t *out) {
     if (!s || !*s || *s == '-') return -1;
     errno = 0;
@@ -156,6 +92,41 @@ static int cli_validate(int argc, char **argv) {
     return rc;
 }
 
+
+/* Parses a DURATION: a decimal number (a fraction allowed) and a unit,
+   ns, us, ms, s, m, min or h; a bare number is seconds (as wasmtime). At
+   least 1 ns, at most about 292 years. */
+static int cli_parse_duration(const char *s, uint64_t *ns) {
+    if (!s || !*s || *s == '-' || *s == '+') return -1;
+    errno = 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (errno || end == s || v != v) return -1;
+    static const struct {
+        const char *unit;
+        double scale;
+    } units[] = {{"", 1e9},     {"s", 1e9},     {"sec", 1e9},  {"secs", 1e9}, {"ms", 1e6},
+                 {"us", 1e3},   {"ns", 1.0},    {"m", 60e9},   {"min", 60e9}, {"mins", 60e9},
+                 {"h", 3600e9}, {"hr", 3600e9}, {"hour", 3600e9}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (strcmp(end, units[i].unit) != 0) continue;
+        double t = v * units[i].scale;
+        if (!(t >= 1.0) || t > 9.2e18) return -1;
+        *ns = (uint64_t)t;
+        return 0;
+    }
+    return -1;
+}
+
+/* y/yes/true/on (or nothing) and n/no/false/off, as wasmtime's flags. */
+static int cli_parse_bool(const char *v, bool *out) {
+    if (!v || !*v || !strcmp(v, "y") || !strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "on"))
+        return *out = true, 0;
+    if (!strcmp(v, "n") || !strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off"))
+        return *out = false, 0;
+    return -1;
+}
+
 /* Grows a string array by one. */
 static int cli_push(const char ***arr, uint32_t *n, const char *s) {
     const char **a = realloc(*arr, (*n + 1) * sizeof *a);
@@ -163,6 +134,175 @@ static int cli_push(const char ***arr, uint32_t *n, const char *s) {
     a[(*n)++] = s;
     *arr = a;
     return 0;
+}
+
+/* Does what option `id` does with value `v` (NULL for a flag), spelled
+   `as` for messages. 0, or -1 after printing why not (or out of memory). */
+static int cli_apply(cli_run_opts *o, cli_opt_id id, const char *v, const char *as) {
+    switch (id) {
+    case CLI_OPT_DIR:
+        if (!*v) break;
+        return cli_push(&o->dirs, &o->ndirs, v) ? (fprintf(stderr, "error: out of memory\n"), -1) : 0;
+    case CLI_OPT_ENV:
+        if (!*v || *v == '=') {
+            cli_usage_error("bad --env '%s': expected NAME=VALUE or NAME", v);
+            return -1;
+        }
+        return cli_push(&o->envs, &o->nenvs, v) ? (fprintf(stderr, "error: out of memory\n"), -1) : 0;
+    case CLI_OPT_INHERIT_ENV: {
+        bool on;
+        if (cli_parse_bool(v, &on)) break;
+        o->inherit_env = on;
+        return 0;
+    }
+    case CLI_OPT_LISTEN:
+        if (!strchr(v, ':')) {
+            fprintf(stderr, "error: bad %s '%s': expected HOST:PORT\n(see 'weft --help')\n", as, v);
+            return -1;
+        }
+        return cli_push(&o->listens, &o->nlistens, v) ? (fprintf(stderr, "error: out of memory\n"), -1) : 0;
+    case CLI_OPT_ARGV0:
+        o->argv0 = v;
+        return 0;
+    case CLI_OPT_INVOKE:
+        o->invoke = v;
+        return 0;
+    case CLI_OPT_MAX_MEMORY:
+        if (cli_parse_bytes(v, &o->max_memory) || o->max_memory == 0) {
+            fprintf(stderr, "error: bad %s '%s': expected a positive number of bytes\n(see 'weft --help')\n", as, v);
+            return -1;
+        }
+        return 0;
+    case CLI_OPT_MAX_STACK:
+        if (cli_parse_bytes(v, &o->max_stack) || o->max_stack < 4096) {
+            fprintf(stderr, "error: bad %s '%s': expected a number of bytes (at least 4096)\n(see 'weft --help')\n", as, v);
+            return -1;
+        }
+        return 0;
+    case CLI_OPT_MAX_THREADS:
+        if (cli_parse_count(v, 100000, &o->max_threads)) {
+            cli_usage_error("bad --max-threads '%s': expected a number from 1 to 100000", v);
+            return -1;
+        }
+        return 0;
+    case CLI_OPT_TIMEOUT:
+        if (cli_parse_duration(v, &o->timeout_ns)) {
+            fprintf(stderr, "error: bad %s '%s': expected a duration such as 5s, 1.5s, 200ms or 2m\n"
+                            "(see 'weft --help')\n", as, v);
+            return -1;
+        }
+        o->timeout_text = v;
+        return 0;
+    case CLI_OPT_FUEL:
+        if (cli_parse_bytes(v, &o->fuel) || o->fuel == 0 || o->fuel == UINT64_MAX) {
+            fprintf(stderr, "error: bad %s '%s': expected a positive number of fuel units\n"
+                            "(see 'weft --help')\n", as, v);
+            return -1;
+        }
+        return 0;
+    case CLI_OPT_SCHED:
+        if (strcmp(v, "os") == 0) o->sched_pool = false;
+        else if (strcmp(v, "pool") == 0) o->sched_pool = true;
+        else {
+            cli_usage_error("bad --sched '%s': expected os or pool", v);
+            return -1;
+        }
+        return 0;
+    case CLI_OPT_RUNNERS:
+        if (cli_parse_count(v, 1024, &o->runners)) {
+            cli_usage_error("bad --runners '%s': expected a number from 1 to 1024", v);
+            return -1;
+        }
+        return 0;
+    case CLI_OPT_MAX_RUNNERS:
+        if (cli_parse_count(v, 4096, &o->max_runners)) {
+            cli_usage_error("bad --max-runners '%s': expected a number from 1 to 4096", v);
+            return -1;
+        }
+        return 0;
+    case CLI_OPT_THREADS_PROPOSAL: {
+        bool on;
+        if (cli_parse_bool(v, &on)) break;
+        o->no_threads_proposal = !on;
+        return 0;
+    }
+    case CLI_OPT_NOOP:
+    case CLI_OPT_NONE:
+    case CLI_OPT_WASI:
+    case CLI_OPT_WASM:
+        break;
+    }
+    fprintf(stderr, "error: bad value '%s' for %s\n(see 'weft --help')\n", v ? v : "", as);
+    return -1;
+}
+
+/* One KEY[=VALUE] of wasmtime's -S (group 'S') or -W ('W'). */
+static int cli_wasmtime_item(cli_run_opts *o, char group, const char *item) {
+    size_t klen = strcspn(item, "=");
+    const char *val = item[klen] == '=' ? item + klen + 1 : NULL;
+    char spelled[160];
+    snprintf(spelled, sizeof spelled, "-%c %.*s", group, (int)klen, item);
+    for (size_t i = 0; i < cli_wasmtime_key_count; i++) {
+        const cli_wasmtime_key *k = &cli_wasmtime_keys[i];
+        if (k->group != group || strlen(k->key) != klen || strncmp(k->key, item, klen) != 0) continue;
+        if (k->id == CLI_OPT_NONE) {
+            fprintf(stderr, "error: wasmtime's option '%s' is not supported: %s\n(see 'weft --help')\n",
+                    spelled, k->advice);
+            return -1;
+        }
+        if (k->id == CLI_OPT_NOOP) {
+            bool on;
+            if (cli_parse_bool(val, &on)) break;
+            if (!on) {
+                fprintf(stderr, "error: '%s=%s' is not supported: %s\n", spelled, val, k->advice);
+                return -1;
+            }
+            return 0;
+        }
+        bool needs_value = k->value && k->value[0] == '=';
+        if (needs_value && (!val || !*val)) {
+            fprintf(stderr, "error: option '%s' needs a value (%s%s)\n(see 'weft --help')\n", spelled,
+                    spelled, k->value);
+            return -1;
+        }
+        return cli_apply(o, k->id, val, spelled);
+    }
+    bool known = false;
+    for (size_t i = 0; i < cli_wasmtime_key_count; i++)
+        if (cli_wasmtime_keys[i].group == group && strlen(cli_wasmtime_keys[i].key) == klen &&
+            strncmp(cli_wasmtime_keys[i].key, item, klen) == 0)
+            known = true;
+    if (known) {
+        fprintf(stderr, "error: bad value '%s' for '%s': expected y or n\n(see 'weft --help')\n", val, spelled);
+        return -1;
+    }
+    fprintf(stderr, "error: unknown option '%s': weft has no such %s option\n(see 'weft --help' for "
+                    "the -%c keys it has)\n", spelled, group == 'S' ? "WASI" : "wasm", group);
+    return -1;
+}
+
+/* wasmtime's -S/-W value: a comma-separated list of KEY[=VALUE]. */
+static int cli_wasmtime_list(cli_run_opts *o, char group, const char *list) {
+    if (!*list) {
+        fprintf(stderr, "error: option '-%c' needs KEY[=VALUE]\n(see 'weft --help')\n", group);
+        return -1;
+    }
+    char *copy = strdup(list);
+    if (!copy) {
+        fprintf(stderr, "error: out of memory\n");
+        return -1;
+    }
+    /* Kept to the end of the run: -S tcplisten=ADDR points into it. */
+    if (cli_push(&o->owned, &o->nowned, copy)) {
+        free(copy);
+        fprintf(stderr, "error: out of memory\n");
+        return -1;
+    }
+    int rc = 0;
+    for (char *save = NULL, *item = strtok_r(copy, ",", &save); item && rc == 0;
+         item = strtok_r(NULL, ",", &save))
+        rc = cli_wasmtime_item(o, group, item);
+    return rc;
 }
 
 /* Matches "--name VALUE" or "--name=VALUE"; advances *i past the value. */
@@ -189,76 +329,62 @@ static int cli_run_main(int argc, char **argv) {
     int rc = CLI_EXIT_USAGE;
     int i = 0;
     for (; i < argc; i++) {
-        const char *a = argv[i], *v;
-        int m;
+        const char *a = argv[i], *v = NULL;
+        int m = 0;
         if (strcmp(a, "--") == 0) {
             i++;
             break;
         }
         if (a[0] != '-' || a[1] == '\0') break; /* FILE */
-        if ((m = cli_opt(argc, argv, &i, "--dir", &v))) {
-            if (m < 0 || !*v) goto missing;
-            if (cli_push(&o.dirs, &o.ndirs, v)) goto oom;
-        } else if ((m = cli_opt(argc, argv, &i, "--env", &v))) {
-            if (m < 0 || !*v || *v == '=') {
-                if (m < 0) goto missing;
-                cli_usage_error("bad --env '%s': expected NAME=VALUE or NAME", v);
-                goto out;
-            }
-            if (cli_push(&o.envs, &o.nenvs, v)) goto oom;
-        } else if ((m = cli_opt(argc, argv, &i, "--listen", &v))) {
-            if (m < 0) goto missing;
-            if (!strchr(v, ':')) {
-                cli_usage_error("bad --listen '%s': expected HOST:PORT", v);
-                goto out;
-            }
-            if (cli_push(&o.listens, &o.nlistens, v)) goto oom;
-        } else if ((m = cli_opt(argc, argv, &i, "--invoke", &v))) {
-            if (m < 0) goto missing;
-            o.invoke = v;
-        } else if ((m = cli_opt(argc, argv, &i, "--max-memory", &v))) {
-            if (m < 0) goto missing;
-            if (cli_parse_bytes(v, &o.max_memory) || o.max_memory == 0) {
-                cli_usage_error("bad --max-memory '%s': expected a positive number of bytes", v);
-                goto out;
-            }
-        } else if ((m = cli_opt(argc, argv, &i, "--max-stack", &v))) {
-            if (m < 0) goto missing;
-            if (cli_parse_bytes(v, &o.max_stack) || o.max_stack < 4096) {
-                cli_usage_error("bad --max-stack '%s': expected a number of bytes (at least 4096)", v);
-                goto out;
-            }
-        } else if ((m = cli_opt(argc, argv, &i, "--max-threads", &v))) {
-            if (m < 0) goto missing;
-            if (cli_parse_count(v, 100000, &o.max_threads)) {
-                cli_usage_error("bad --max-threads '%s': expected a number from 1 to 100000", v);
-                goto out;
-            }
-        } else if ((m = cli_opt(argc, argv, &i, "--sched", &v))) {
-            if (m < 0) goto missing;
-            if (strcmp(v, "os") == 0) o.sched_pool = false;
-            else if (strcmp(v, "pool") == 0) o.sched_pool = true;
-            else {
-                cli_usage_error("bad --sched '%s': expected os or pool", v);
-                goto out;
-            }
-        } else if ((m = cli_opt(argc, argv, &i, "--runners", &v))) {
-            if (m < 0) goto missing;
-            if (cli_parse_count(v, 1024, &o.runners)) {
-                cli_usage_error("bad --runners '%s': expected a number from 1 to 1024", v);
-                goto out;
-            }
-        } else if ((m = cli_opt(argc, argv, &i, "--max-runners", &v))) {
-            if (m < 0) goto missing;
-            if (cli_parse_count(v, 4096, &o.max_runners)) {
-                cli_usage_error("bad --max-runners '%s': expected a number from 1 to 4096", v);
-                goto out;
-            }
-        } else {
-            cli_usage_error("unknown option '%s' for 'weft run'", a);
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            cli_help(stdout);
+            rc = 0;
             goto out;
         }
-        continue;
+        /* wasmtime's -S/-W (also attached: -Sinherit-env) and --wasi/--wasm. */
+        char group = 0;
+        if ((a[1] == 'S' || a[1] == 'W') && a[0] == '-') {
+            group = a[1];
+            if (a[2]) v = a + 2;
+            else if (i + 1 < argc) v = argv[++i];
+            else goto missing;
+        } else if ((m = cli_opt(argc, argv, &i, "--wasi", &v)) || (m = cli_opt(argc, argv, &i, "--wasm", &v))) {
+            if (m < 0) goto missing;
+            group = a[5] == 'i' ? 'S' : 'W';
+        }
+        if (group) {
+            if (cli_wasmtime_list(&o, group, v)) goto out;
+            continue;
+        }
+        const cli_option *opt = NULL;
+        for (size_t k = 0; k < cli_option_count && !opt; k++) {
+            const cli_option *c = &cli_options[k];
+            if (c->id == CLI_OPT_WASI || c->id == CLI_OPT_WASM) continue;
+            if (!c->metavar) {
+                if (strcmp(a, c->name) == 0) opt = c;
+            } else if ((m = cli_opt(argc, argv, &i, c->name, &v))) {
+                opt = c;
+            }
+        }
+        if (opt) {
+            if (opt->metavar && (m < 0 || (!*v && opt->id == CLI_OPT_DIR))) goto missing;
+            if (cli_apply(&o, opt->id, v, opt->name)) goto out;
+            continue;
+        }
+        /* A wasmtime option weft does not have: say what to use. */
+        for (size_t k = 0; k < cli_wasmtime_refused_count; k++) {
+            const cli_wasmtime_refused *r = &cli_wasmtime_refused_opts[k];
+            size_t n = strlen(r->name);
+            bool hit = strcmp(a, r->name) == 0 || (strncmp(a, r->name, n) == 0 &&
+                                                   (a[n] == '=' || (r->name[1] != '-' && a[n])));
+            if (hit) {
+                fprintf(stderr, "error: wasmtime's option '%s' is not supported: %s\n(see 'weft --help')\n",
+                        r->name, r->advice);
+                goto out;
+            }
+        }
+        cli_usage_error("unknown option '%s' for 'weft run'", a);
+        goto out;
     missing:
         cli_usage_error("option '%s' needs a value", a);
         goto out;
@@ -271,15 +397,48 @@ static int cli_run_main(int argc, char **argv) {
     o.args = (const char **)(argv + i + 1);
     o.nargs = (uint32_t)(argc - i - 1);
     rc = cli_run(&o);
-    goto out;
-oom:
-    fprintf(stderr, "error: out of memory\n");
-    rc = CLI_EXIT_FAILURE;
 out:
+    for (uint32_t k = 0; k < o.nowned; k++) free((char *)o.owned[k]);
+    free(o.owned);
     free(o.dirs);
     free(o.envs);
     free(o.listens);
     return rc;
+}
+
+/* `weft --version`: the version and what this build has. */
+static void cli_version(void) {
+    printf("weft %s\n", CLI_VERSION);
+    if (strcmp(weft_version(), WEFT_VERSION) != 0) printf("libweft %s\n", weft_version());
+    printf("features: wasm-2.0 threads (shared memory, atomics, wait/notify) "
+           "wasi-preview1 (%u functions, also wasi_unstable) wasi-threads sched-pool "
+           "fuel timeout\n", weft_wasi_function_count());
+    printf("not built in: simd, wasi-preview2, components, jit\n");
+    printf("build: %s%s%s\n",
+#if defined(__clang__)
+           "clang " __clang_version__,
+#elif defined(__GNUC__)
+           "gcc " __VERSION__,
+#else
+           "cc",
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+           ", AddressSanitizer",
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+           ", AddressSanitizer",
+#else
+           "",
+#endif
+#else
+           "",
+#endif
+#if defined(__SANITIZE_THREAD__)
+           ", ThreadSanitizer"
+#else
+           ""
+#endif
+    );
 }
 
 int main(int argc, char **argv) {
@@ -296,7 +455,11 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
-        printf("weft %s\n", CLI_VERSION);
+        cli_version();
+        return 0;
+    }
+    if (strcmp(cmd, "--help-man") == 0) { /* the source of docs/weft.1 (make man) */
+        cli_man(stdout);
         return 0;
     }
     if (strcmp(cmd, "run") == 0) return cli_run_main(argc - 2, argv + 2);

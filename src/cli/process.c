@@ -84,10 +84,12 @@ bool cli_wants_process(const weft_module *m) {
 }
 
 int cli_run_process(const cli_run_opts *o, weft_engine *engine, weft_module *module,
-                    weft_wasi *wasi) {
+                    weft_wasi *wasi, bool plain) {
     weft_process_config pc;
     memset(&pc, 0, sizeof pc);
     pc.max_threads = o->max_threads;
+    pc.timeout_ns = o->timeout_ns;
+    pc.fuel = o->fuel;
     weft_process *proc = NULL;
     weft_error err;
     weft_status st = WEFT_OK;
@@ -103,6 +105,7 @@ int cli_run_process(const cli_run_opts *o, weft_engine *engine, weft_module *mod
             cli_print_trap(&err);
             return CLI_EXIT_TRAP;
         }
+        if (st == WEFT_ERR_EXIT) return err.exit_code & 0xff; /* proc_exit in the start function */
         fprintf(stderr, "error: %s: %s: %s\n", o->file, weft_status_name(st), err.message);
         return st == WEFT_ERR_LINK || st == WEFT_ERR_MISUSE ? CLI_EXIT_USAGE : CLI_EXIT_FAILURE;
     }
@@ -121,8 +124,13 @@ int cli_run_process(const cli_run_opts *o, weft_engine *engine, weft_module *mod
             rc = out.exit_code & 0xff;
             break;
         case WEFT_PROCESS_TRAP:
-            fprintf(stderr, "error: %s", report);
+            if (plain) cli_print_trap(&out.error);
+            else fprintf(stderr, "error: %s", report);
             rc = CLI_EXIT_TRAP;
+            break;
+        case WEFT_PROCESS_TIMEOUT:
+            cli_print_timeout(o);
+            rc = CLI_EXIT_TIMEOUT;
             break;
         default:
             fprintf(stderr, "error: %s", report);

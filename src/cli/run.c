@@ -5,11 +5,110 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
+
+extern char **environ;
+
+void cli_print_timeout(const cli_run_opts *o) {
+    fprintf(stderr, "error: timeout: the program ran past its time limit (%s) and was stopped\n",
+            o->timeout_text ? o->timeout_text : "--timeout");
+}
+
+/* ---- --timeout for --invoke ----------------------------------------------
+ * A command's _start runs as a process, whose supervisor keeps the time
+ * (process.c). An --invoke call runs on this thread; a watchdog thread
+ * sends WEFT_ATTN_STOP to its execution when the time is up, so it stops
+ * at its next safe point. A WASI call blocked outside a process is not
+ * interrupted (docs/cli.md). */
+typedef struct cli_watchdog {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    pthread_t thread;
+    bool started, done, fired;
+    struct timespec deadline;
+    weft_exec *exec; /* the call in progress, or NULL */
+} cli_watchdog;
+
+static void *cli_watchdog_main(void *arg) {
+    cli_watchdog *w = arg;
+    pthread_mutex_lock(&w->lock);
+    while (!w->done && pthread_cond_timedwait(&w->cond, &w->lock, &w->deadline) != ETIMEDOUT) {}
+    if (!w->done) {
+        w->fired = true;
+        if (w->exec) weft_exec_request(w->exec, WEFT_ATTN_STOP);
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+static int cli_watchdog_start(cli_watchdog *w, uint64_t timeout_ns) {
+    memset(w, 0, sizeof *w);
+    pthread_condattr_t ca;
+    if (pthread_condattr_init(&ca)) return -1;
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    int bad = pthread_cond_init(&w->cond, &ca);
+    pthread_condattr_destroy(&ca);
+    if (bad) return -1;
+    pthread_mutex_init(&w->lock, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &w->deadline);
+    uint64_t ns = (uint64_t)w->deadline.tv_nsec + timeout_ns % 1000000000u;
+    w->deadline.tv_sec += (time_t)(timeout_ns / 1000000000u + ns / 1000000000u);
+    w->deadline.tv_nsec = (long)(ns % 1000000000u);
+    if (pthread_create(&w->thread, NULL, cli_watchdog_main, w)) {
+        pthread_cond_destroy(&w->cond);
+        pthread_mutex_destroy(&w->lock);
+        return -1;
+    }
+    w->started = true;
+    return 0;
+}
+
+static void cli_watchdog_stop(cli_watchdog *w) {
+    if (!w->started) return;
+    pthread_mutex_lock(&w->lock);
+    w->done = true;
+    pthread_cond_signal(&w->cond);
+    pthread_mutex_unlock(&w->lock);
+    pthread_join(w->thread, NULL);
+    pthread_cond_destroy(&w->cond);
+    pthread_mutex_destroy(&w->lock);
+    w->started = false;
+}
+
+/* weft_func_call, under the watchdog when there is one. */
+static weft_status cli_call(cli_watchdog *w, weft_store *store, weft_func *fn, const weft_val *args,
+                            size_t nargs, weft_val *results, size_t nresults, weft_error *err) {
+    if (!w || !w->started) return weft_func_call(fn, args, nargs, results, nresults, err);
+    weft_exec *e = weft_exec_new(store);
+    if (!e) {
+        snprintf(err->message, sizeof err->message, "out of memory making an execution");
+        return err->status = WEFT_ERR_NOMEM;
+    }
+    weft_status st = weft_exec_start(e, fn, args, nargs);
+    if (st != WEFT_OK) {
+        weft_exec_free(e);
+        snprintf(err->message, sizeof err->message, "cannot start the call");
+        return err->status = st;
+    }
+    pthread_mutex_lock(&w->lock);
+    w->exec = e;
+    if (w->fired) weft_exec_request(e, WEFT_ATTN_STOP);
+    pthread_mutex_unlock(&w->lock);
+    do st = weft_exec_run(e, err);
+    while (st == WEFT_SUSPENDED);
+    pthread_mutex_lock(&w->lock);
+    w->exec = NULL;
+    pthread_mutex_unlock(&w->lock);
+    if (st == WEFT_OK) weft_exec_results(e, results, nresults);
+    weft_exec_free(e);
+    return st;
+}
 
 void cli_print_trap(const weft_error *err) {
     const char *msg = err->message[0] ? err->message : weft_trap_message(err->trap);
@@ -155,12 +254,18 @@ static void cli_print_val(const weft_val *v) {
     }
 }
 
-/* The exit status for the outcome of a call (or of instantiation). */
-static int cli_outcome(weft_status st, const weft_error *err) {
+/* The exit status for the outcome of a call (or of instantiation); `w`:
+   the watchdog of --timeout, or NULL. */
+static int cli_outcome(const cli_run_opts *o, const cli_watchdog *w, weft_status st,
+                       const weft_error *err) {
     switch (st) {
     case WEFT_OK: return 0;
     case WEFT_ERR_EXIT: return err->exit_code & 0xff;
     case WEFT_ERR_TRAP:
+        if (w && w->fired && err->trap == WEFT_TRAP_STOPPED) {
+            cli_print_timeout(o);
+            return CLI_EXIT_TIMEOUT;
+        }
         cli_print_trap(err);
         return CLI_EXIT_TRAP;
     default:
@@ -192,10 +297,15 @@ int cli_run(const cli_run_opts *o) {
     weft_instance *inst = NULL;
     weft_wasi_preopen *pre = calloc(o->ndirs ? o->ndirs : 1, sizeof *pre);
     char **pre_strs = calloc(o->ndirs ? o->ndirs : 1, sizeof *pre_strs);
-    const char **env = calloc(o->nenvs ? o->nenvs : 1, sizeof *env);
+    size_t ninherit = 0;
+    if (o->inherit_env)
+        while (environ && environ[ninherit]) ninherit++;
+    const char **env = calloc(o->nenvs + ninherit + 1, sizeof *env);
     char **env_owned = calloc(o->nenvs ? o->nenvs : 1, sizeof *env_owned);
     const char **argv = calloc((size_t)o->nargs + 1, sizeof *argv);
     weft_val *args = NULL, *results = NULL;
+    cli_watchdog dog;
+    memset(&dog, 0, sizeof dog);
     if (!pre || !pre_strs || !env || !env_owned || !argv) goto oom;
 
     /* --dir HOST[::GUEST] */
@@ -217,6 +327,8 @@ int cli_run(const cli_run_opts *o) {
     }
     /* --env NAME=VALUE, or NAME alone: weft's own value, if it has one. */
     uint32_t nenv = 0;
+    /* --inherit-env: weft's whole environment first, then the --env ones. */
+    for (size_t i = 0; i < ninherit; i++) env[nenv++] = environ[i];
     for (uint32_t i = 0; i < o->nenvs; i++) {
         if (strchr(o->envs[i], '=')) {
             env[nenv++] = o->envs[i];
@@ -230,12 +342,13 @@ int cli_run(const cli_run_opts *o) {
             env[nenv++] = kv;
         }
     }
-    argv[0] = o->file;
+    argv[0] = o->argv0 ? o->argv0 : o->file;
     for (uint32_t i = 0; i < o->nargs; i++) argv[i + 1] = o->args[i];
 
     weft_config cfg = {0};
     cfg.max_stack_bytes = o->max_stack ? o->max_stack : CLI_DEFAULT_STACK;
     cfg.max_memory_bytes = o->max_memory;
+    if (o->no_threads_proposal) cfg.disabled_features |= WEFT_FEATURE_THREADS;
     engine = weft_engine_new(&cfg);
     if (!engine) goto oom;
 
@@ -265,16 +378,20 @@ int cli_run(const cli_run_opts *o) {
         rc = st == WEFT_ERR_NOMEM ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
         goto out;
     }
-    if (!o->invoke && cli_wants_process(module)) {
-        rc = cli_run_process(o, engine, module, wasi);
+    /* A command with threads runs as a process; so does any command with
+       a limit, whose supervisor keeps the time and can interrupt blocking
+       WASI calls. */
+    if (!o->invoke && (cli_wants_process(module) || o->timeout_ns || o->fuel)) {
+        rc = cli_run_process(o, engine, module, wasi, !cli_wants_process(module));
         goto out;
     }
     store = weft_store_new(engine);
     linker = store ? weft_linker_new(store) : NULL;
     if (!linker) goto oom;
+    if (o->fuel) weft_store_set_fuel(store, o->fuel);
     st = weft_wasi_define(wasi, store, linker, &err);
     if (st != WEFT_OK) {
-        rc = cli_outcome(st, &err);
+        rc = cli_outcome(o, &dog, st, &err);
         goto out;
     }
     st = weft_linker_instantiate(linker, module, &inst, &err);
@@ -284,7 +401,7 @@ int cli_run(const cli_run_opts *o) {
         goto out;
     }
     if (st != WEFT_OK) {
-        rc = cli_outcome(st, &err);
+        rc = cli_outcome(o, &dog, st, &err);
         goto out;
     }
 
@@ -306,8 +423,8 @@ int cli_run(const cli_run_opts *o) {
             rc = CLI_EXIT_USAGE;
             goto out;
         }
-        st = weft_func_call(start, NULL, 0, NULL, 0, &err);
-        rc = cli_outcome(st, &err);
+        st = cli_call(NULL, store, start, NULL, 0, NULL, 0, &err);
+        rc = cli_outcome(o, &dog, st, &err);
         goto out;
     }
 
@@ -336,24 +453,26 @@ int cli_run(const cli_run_opts *o) {
             goto out;
         }
     }
+    if (o->timeout_ns && cli_watchdog_start(&dog, o->timeout_ns)) goto oom;
     weft_func *init = weft_instance_func(inst, "_initialize");
     if (init) {
-        st = weft_func_call(init, NULL, 0, NULL, 0, &err);
+        st = cli_call(&dog, store, init, NULL, 0, NULL, 0, &err);
         if (st != WEFT_OK) {
-            rc = cli_outcome(st, &err);
+            rc = cli_outcome(o, &dog, st, &err);
             goto out;
         }
     }
-    st = weft_func_call(fn, args, ft.nparams, results, ft.nresults, &err);
+    st = cli_call(&dog, store, fn, args, ft.nparams, results, ft.nresults, &err);
     if (st == WEFT_OK)
         for (uint32_t i = 0; i < ft.nresults; i++) cli_print_val(&results[i]);
     fflush(stdout);
-    rc = cli_outcome(st, &err);
+    rc = cli_outcome(o, &dog, st, &err);
     goto out;
 oom:
     fprintf(stderr, "error: out of memory\n");
     rc = CLI_EXIT_FAILURE;
 out:
+    cli_watchdog_stop(&dog);
     fflush(stdout);
     free(args);
     free(results);

@@ -69,6 +69,7 @@ void weft_exec_free(weft_exec *e) {
 
 void weft_exec_request(weft_exec *e, uint32_t bits) {
     if (!e) return;
+    bits &= EXEC_ATTN_REQUESTS; /* the fuel bit is the execution's own */
     atomic_fetch_or_explicit(&e->attention, bits, memory_order_release);
     /* A parked execution runs again to honour the request; its scheduler
        sees the bits set first (the parker reads state under its lock). */
@@ -108,7 +109,10 @@ weft_status weft_exec_start(weft_exec *e, weft_func *func, const weft_val *args,
     e->entry = func;
     e->depth = 0;
     e->host_pending = NULL;
-    atomic_store_explicit(&e->attention, 0, memory_order_relaxed);
+    /* A metered call keeps EXEC_ATTN_FUEL set to its end (interp.c). */
+    e->fuel_left = 0;
+    atomic_store_explicit(&e->attention, e->store->fuel_metered ? EXEC_ATTN_FUEL : 0,
+                          memory_order_relaxed);
     if (func->code) {
         const cmp_func *cf = func->code;
         memset(e->stack + cf->nparams, 0, (cf->nlocals - cf->nparams) * sizeof(uint64_t));
@@ -181,6 +185,31 @@ weft_status weft_func_call(weft_func *func, const weft_val *args, size_t nargs, 
     weft_exec *expected = NULL;
     if (!atomic_compare_exchange_strong(&store->spare_exec, &expected, e)) weft_exec_free(e);
     return st;
+}
+
+/* ------------------------------------------------------------------------
+ * Fuel (weft_store_set_fuel): the store's budget is one atomic counter;
+ * an execution takes up to EXEC_FUEL_CHUNK units at a time, so threads
+ * sharing a budget touch it once per chunk, and gives back what it did not
+ * use when its call ends, so the budget is exact between calls.
+ * ------------------------------------------------------------------------ */
+
+bool exec_fuel_take(weft_exec *e) {
+    _Atomic uint64_t *budget = &e->store->fuel;
+    uint64_t have = atomic_load_explicit(budget, memory_order_relaxed), take;
+    do {
+        if (have == 0) return false;
+        take = have < EXEC_FUEL_CHUNK ? have : EXEC_FUEL_CHUNK;
+    } while (!atomic_compare_exchange_weak_explicit(budget, &have, have - take,
+                                                    memory_order_relaxed, memory_order_relaxed));
+    e->fuel_left = take;
+    return true;
+}
+
+void exec_fuel_return(weft_exec *e) {
+    if (!e->fuel_left) return;
+    atomic_fetch_add_explicit(&e->store->fuel, e->fuel_left, memory_order_relaxed);
+    e->fuel_left = 0;
 }
 
 /* ------------------------------------------------------------------------

@@ -73,9 +73,21 @@ typedef struct exec_waiter {
     _Atomic int state;       /* RT_WAITING, RT_WOKEN (set under the bucket lock) */
 } exec_waiter;
 
+/* The attention word's own bit beside the public WEFT_ATTN_* requests:
+   set for the whole of a call started in a store with a fuel budget
+   (weft_store_set_fuel), so that every safe point enters the attention
+   handler, which meters it. Never set by weft_exec_request and never
+   cleared by the handler; futex waits ignore it. An execution takes fuel
+   from its store in chunks of EXEC_FUEL_CHUNK. */
+#define EXEC_ATTN_FUEL 0x80000000u
+#define EXEC_ATTN_REQUESTS (WEFT_ATTN_SUSPEND | WEFT_ATTN_STOP)
+#define EXEC_FUEL_CHUNK 1024u
+
 struct weft_exec {
     weft_store *store;
-    _Atomic uint32_t attention; /* WEFT_ATTN_* requests */
+    _Atomic uint32_t attention; /* WEFT_ATTN_* requests, EXEC_ATTN_FUEL */
+    uint64_t fuel_left;         /* metered: safe points this execution
+                                   may still pass before it takes more */
 
     uint64_t *stack;      /* operand slots, mmap'd */
     uint64_t *stack_end;
@@ -124,6 +136,12 @@ struct weft_caller {
     int32_t exit_code;
     char message[WEFT_ERROR_MESSAGE_MAX];
 };
+
+/* Fuel (exec.c): takes the next chunk from the store's budget into
+   e->fuel_left; false when the budget is empty. */
+bool exec_fuel_take(weft_exec *e);
+/* Gives e->fuel_left back to the store's budget (a call ended). */
+void exec_fuel_return(weft_exec *e);
 
 /* Runs `e` from its saved registers until it finishes, traps or is
    suspended (the interpreter loop, interp.c). */

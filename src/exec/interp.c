@@ -953,8 +953,20 @@ enter: {
 }
 
 attention: {
-    /* A request arrived; ip is where to continue. Honour every bit set. */
-    uint32_t bits = atomic_exchange_explicit(attn, 0, memory_order_acquire);
+    /* A request arrived, or the call is metered (EXEC_ATTN_FUEL stays set
+       to its end, so every safe point comes here); ip is where to
+       continue. Meter first, then honour every request bit set, clearing
+       those but keeping the fuel bit. */
+    uint32_t bits = atomic_load_explicit(attn, memory_order_relaxed);
+    if (bits & EXEC_ATTN_FUEL) {
+        if (BASE_UNLIKELY(e->fuel_left == 0) && !exec_fuel_take(e)) {
+            trap = WEFT_TRAP_OUT_OF_FUEL;
+            goto do_trap;
+        }
+        e->fuel_left--;
+        if (BASE_LIKELY(bits == EXEC_ATTN_FUEL)) NEXT();
+    }
+    bits = atomic_fetch_and_explicit(attn, EXEC_ATTN_FUEL, memory_order_acquire);
     if (bits & WEFT_ATTN_STOP) {
         trap = WEFT_TRAP_STOPPED;
         goto do_trap;
@@ -968,10 +980,12 @@ attention: {
 }
 
 finished:
+    exec_fuel_return(e);
     e->state = EXEC_DONE;
     return WEFT_OK;
 
 do_trap:
+    exec_fuel_return(e);
     SYNC_DEPTH();
     e->state = EXEC_IDLE;
     return exec_trap(e, trap, trap_msg, fn, inst, ip, err);
@@ -979,6 +993,7 @@ do_trap:
 failed:
     /* A host function ended the program (exit) or failed otherwise; err
        is filled already. */
+    exec_fuel_return(e);
     e->state = EXEC_IDLE;
     e->depth = 0;
     return st;

@@ -3,6 +3,8 @@
 
 #define RT_DEFAULT_STACK_BYTES (8u << 20) /* 8 MiB of operand/frame stack */
 
+const char *weft_version(void) { return WEFT_VERSION; }
+
 weft_engine *weft_engine_new(const weft_config *config) {
     weft_engine *e = calloc(1, sizeof *e);
     if (!e) return NULL;

@@ -38,6 +38,7 @@ static const char *const rt_trap_messages[WEFT_TRAP_COUNT_] = {
     [WEFT_TRAP_EXPECTED_SHARED] = "expected shared memory",
     [WEFT_TRAP_HOST] = "host trap",
     [WEFT_TRAP_STOPPED] = "stopped",
+    [WEFT_TRAP_OUT_OF_FUEL] = "all fuel consumed",
 };
 
 const char *weft_trap_message(weft_trap trap) {

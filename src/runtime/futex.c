@@ -174,7 +174,7 @@ int rt_atomic_wait(weft_exec *e, weft_memory *mem, uint64_t addr, uint64_t expec
         pthread_mutex_unlock(&b->lock);
         return 2;
     }
-    if (atomic_load_explicit(&e->attention, memory_order_acquire)) {
+    if (atomic_load_explicit(&e->attention, memory_order_acquire) & EXEC_ATTN_REQUESTS) {
         pthread_mutex_unlock(&b->lock);
         return RT_WAIT_INTERRUPTED;
     }
@@ -195,7 +195,7 @@ int rt_atomic_wait(weft_exec *e, weft_memory *mem, uint64_t addr, uint64_t expec
             woken = true;
             break;
         }
-        if (atomic_load_explicit(&e->attention, memory_order_acquire)) break;
+        if (atomic_load_explicit(&e->attention, memory_order_acquire) & EXEC_ATTN_REQUESTS) break;
         if (timeout_ns < 0) {
             pthread_cond_wait(&e->park_cond, &e->park_lock);
         } else if (pthread_cond_timedwait(&e->park_cond, &e->park_lock, &deadline) == ETIMEDOUT) {

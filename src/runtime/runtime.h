@@ -34,6 +34,10 @@ struct weft_store {
        exec layer, which the runtime does not call directly). */
     _Atomic(weft_exec *) spare_exec;
     void (*spare_exec_free)(weft_exec *exec);
+    /* Fuel (weft_store_set_fuel): while fuel_metered, executions started
+       in the store draw their fuel from `fuel` in chunks (src/exec). */
+    bool fuel_metered;
+    _Atomic uint64_t fuel;
 };
 
 struct weft_func {

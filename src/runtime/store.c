@@ -25,6 +25,18 @@ weft_store *weft_store_new(weft_engine *engine) {
     return s;
 }
 
+weft_status weft_store_set_fuel(weft_store *store, uint64_t fuel) {
+    if (!store) return WEFT_ERR_MISUSE;
+    store->fuel_metered = fuel != WEFT_FUEL_UNLIMITED;
+    atomic_store_explicit(&store->fuel, store->fuel_metered ? fuel : 0, memory_order_relaxed);
+    return WEFT_OK;
+}
+
+uint64_t weft_store_fuel(const weft_store *store) {
+    if (!store || !store->fuel_metered) return WEFT_FUEL_UNLIMITED;
+    return atomic_load_explicit(&((weft_store *)store)->fuel, memory_order_relaxed);
+}
+
 void weft_store_free(weft_store *store) {
     if (!store) return;
     weft_exec *spare = atomic_exchange(&store->spare_exec, NULL);

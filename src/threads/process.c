@@ -75,8 +75,17 @@ void thr_thread_reap(thr_process *p, thr_thread *t) {
 }
 
 /* The supervisor: joins threads as they end, until the process has ended
-   and every thread is gone. */
+   and every thread is gone. With a time limit it also keeps the clock:
+   when the deadline passes it ends the process (WEFT_PROCESS_TIMEOUT),
+   which stops every thread the way any other end does. */
 static void thr_supervise(thr_process *p) {
+    struct timespec deadline = {0, 0};
+    if (p->timeout_ns) {
+        clock_gettime(CLOCK_MONOTONIC, &deadline);
+        uint64_t ns = (uint64_t)deadline.tv_nsec + p->timeout_ns % 1000000000u;
+        deadline.tv_sec += (time_t)(p->timeout_ns / 1000000000u + ns / 1000000000u);
+        deadline.tv_nsec = (long)(ns % 1000000000u);
+    }
     pthread_mutex_lock(&p->lock);
     for (;;) {
         thr_thread *dead = NULL;
@@ -99,9 +108,14 @@ static void thr_supervise(thr_process *p) {
             pthread_mutex_lock(&p->lock);
             continue;
         }
-        if (!p->threads && !p->reaping && atomic_load_explicit(&p->ending, memory_order_relaxed))
-            break;
-        pthread_cond_wait(&p->cond, &p->lock);
+        bool ending = atomic_load_explicit(&p->ending, memory_order_relaxed);
+        if (!p->threads && !p->reaping && ending) break;
+        if (p->timeout_ns && !ending) {
+            if (pthread_cond_timedwait(&p->cond, &p->lock, &deadline) == ETIMEDOUT)
+                thr_end_locked(p, WEFT_PROCESS_TIMEOUT, 0, 0, NULL);
+        } else {
+            pthread_cond_wait(&p->cond, &p->lock);
+        }
     }
     pthread_mutex_unlock(&p->lock);
 }
@@ -133,6 +147,7 @@ weft_status weft_process_new(weft_engine *engine, weft_module *module, weft_wasi
     p->shape = shape;
     p->max_threads = config && config->max_threads ? config->max_threads
                                                    : THR_DEFAULT_MAX_THREADS;
+    p->timeout_ns = config ? config->timeout_ns : 0;
     p->sched = config ? config->sched : NULL;
     if (p->sched)
         sched_group_init(&p->agents, p->sched, config->priority, thr_agent_ended, thr_agent_describe);
@@ -170,6 +185,9 @@ weft_status weft_process_new(weft_engine *engine, weft_module *module, weft_wasi
         st = base_fail(err, WEFT_ERR_NOMEM, "out of memory making a process's store");
         goto fail;
     }
+    /* Every thread's execution is made in this store, so all draw from one
+       budget; the module's start function (run below) is metered too. */
+    if (config && config->fuel) weft_store_set_fuel(p->store, config->fuel);
     if ((st = weft_wasi_define(wasi, p->store, p->linker, err)) != WEFT_OK) goto fail;
     if (shape.has_memory_import) {
         if ((st = weft_memory_new(p->store, shape.mem_limits, &p->memory, err)) != WEFT_OK)

@@ -6,6 +6,8 @@
  *     0: func 3 <worker> at 0x1a2
  *     1: func 5 <wasi_thread_start> at 0x1f0
  *
+ *   timeout: the process ran past its time limit of 5.000 s and was stopped
+ *
  *   deadlock: every thread is blocked and nothing can wake them (tids 1, 2)
  *     thread 1 is waiting on address 0x10440 (futex, memory.atomic.wait32, no timeout)
  *       0: func 4 <mutex_lock> at 0x11c
@@ -100,6 +102,10 @@ void thr_report_build(thr_process *p) {
         break;
     case WEFT_PROCESS_FAILED:
         thr_put(&t, "thread %u: %s\n", o->tid, o->error.message);
+        break;
+    case WEFT_PROCESS_TIMEOUT:
+        thr_put(&t, "timeout: the process ran past its time limit of %.3f s and was stopped\n",
+                (double)p->timeout_ns / 1e9);
         break;
     }
     if (failed && p->spawn_error) thr_put(&t, "note: %s\n", p->spawn_error);

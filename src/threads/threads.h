@@ -80,6 +80,7 @@ struct thr_process {
     weft_module *module;      /* counted reference */
     struct weft_wasi *wasi;   /* borrowed */
     uint32_t max_threads;
+    uint64_t timeout_ns;      /* wall-clock limit of the run; 0 = none */
     thr_shape shape;
     weft_store *store;
     weft_linker *linker;

@@ -143,7 +143,16 @@ c bad-runners 2 "" "^error: bad --runners '0'" -- run --runners 0 x.wasm
 c bad-max-threads 2 "" "^error: bad --max-threads '100001'" -- run --max-threads 100001 x.wasm
 c bad-dir-spec 2 "" "1:^error: bad --dir '::guest'" -- run --dir ::guest "$M/hello.wasm"
 c missing-dir 2 "" "1:^error: cannot open directory '/nonexistent-weft-dir'" -- run --dir /nonexistent-weft-dir "$M/hello.wasm"
-c version 0 "weft 0.1.0" "" -- --version
+c version 0 "*" "" -- --version
+# --version: the version first, then the features compiled in.
+ver=$(sed -n 's/^#define WEFT_VERSION "\(.*\)"/\1/p' "$ROOT/include/weft.h")
+"$WEFT" --version >"$TMP/ver"
+if [ "$(head -n 1 "$TMP/ver")" = "weft $ver" ] && grep -q '^features: .*threads.*wasi-preview1.*fuel timeout' "$TMP/ver"; then
+    pass=$((pass + 1))
+else
+    echo "FAIL version-features: $(tr '\n' '|' <"$TMP/ver")"; fail=$((fail + 1))
+fi
+c run-help 0 "*" "" -- run --help
 c help 0 "*" "" -- --help
 
 # ---- --help lists exactly the WASI functions of the table ----
