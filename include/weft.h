@@ -525,9 +525,13 @@ WEFT_API void weft_exec_request(weft_exec *exec, uint32_t bits);
  * or loop back-edge) and it goes to the back of the queue, so a guest that
  * spins cannot starve the others, even on one runner. An agent in a futex
  * wait parks without holding an OS thread; a notify, its timeout or a stop
- * request makes it ready again. An agent that stays in a host function
- * longer than a slice (a blocking read, a slow disk) keeps its runner, and
- * a replacement runner starts in its place, up to max_runners.
+ * request makes it ready again. So does one in a blocking WASI call (a
+ * read of a pipe or socket, poll_oneoff, a sleep): the call parks the
+ * agent until its fd is ready or its deadline passes, and is made again
+ * (restartable host calls, weft_host_fn). An agent that stays in a host
+ * function longer than a slice anyway (a slow disk, a host import that
+ * blocks) keeps its runner, and a replacement runner starts in its place,
+ * up to max_runners.
  *
  * Ordering and fairness. Ready agents wait in four priority levels; a
  * runner always takes from the highest level that has one. Within a

@@ -101,7 +101,7 @@ typedef struct cli_run_opts {
     uint64_t max_memory;    /* 0 = no bound */
     uint64_t max_stack;     /* 0 = CLI_DEFAULT_STACK */
     uint32_t max_threads;   /* wasi-threads alive at once; 0 = default (128) */
-    bool sched_pool;        /* --sched pool: threads as agents of a scheduler */
+    bool sched_pool;        /* threads as agents of a scheduler (default; --sched os: not) */
     uint32_t runners;       /* its runner threads; 0 = the cores */
     uint32_t max_runners;   /* with replacements; 0 = the scheduler's default */
     const char **owned;     /* strings the options point into; freed after */

@@ -47,8 +47,9 @@ const cli_option cli_options[] = {
      "A safe point is a wasm function entered or a branch taken (each loop iteration takes "
      "one), so the count is the same on every run; the threads of a program share the N."},
     {CLI_OPT_SCHED, "--sched", "os|pool",
-     "Run wasi-threads on one OS thread each (os, the default), or as agents of a "
-     "scheduler's few runner threads (pool)."},
+     "Run wasi-threads as agents of a scheduler's few runner threads (pool, the "
+     "default: waits and blocking WASI calls park without an OS thread), or on one OS "
+     "thread each (os)."},
     {CLI_OPT_RUNNERS, "--runners", "N", "Runner threads of --sched pool (default: the cores)."},
     {CLI_OPT_MAX_RUNNERS, "--max-runners", "N",
      "Runner threads of --sched pool at most, replacements of runners held in host calls "

@@ -32,6 +32,8 @@
 static weft_engine *engine;
 static weft_sched *sched; /* the scheduler of this round, or NULL */
 static int devnull, stdin_pipe[2];
+/* The guests' stderr: /dev/null, or a pipe when a test reads it. */
+static int guest_stderr;
 
 static int count_dir(const char *path) {
     DIR *d = opendir(path);
@@ -60,6 +62,7 @@ typedef struct run_result {
     uint32_t nwaiters;
     weft_process_waiter waiters[4];
     int64_t ms;
+    int64_t end_realtime_ns;   /* when weft_process_run returned */
 } run_result;
 
 typedef struct stopper {
@@ -95,7 +98,7 @@ static weft_wasi *make_wasi(const char *name) {
     wc.argv = argv;
     wc.stdio[0] = stdin_pipe[0];
     wc.stdio[1] = devnull;
-    wc.stdio[2] = devnull;
+    wc.stdio[2] = guest_stderr;
     weft_wasi *wasi;
     weft_error err;
     CHECK(weft_wasi_new(&wc, &wasi, &err) == WEFT_OK, "wasi: %s", err.message);
@@ -119,6 +122,9 @@ static void run_guest(const char *name, uint32_t max_threads, int stop_ms, run_r
         int64_t t0 = now_ms();
         CHECK(weft_process_run(proc, &r->out) == WEFT_OK, "%s: run failed", name);
         r->ms = now_ms() - t0;
+        struct timespec rt;
+        clock_gettime(CLOCK_REALTIME, &rt);
+        r->end_realtime_ns = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec;
         if (stop_ms > 0) pthread_join(stopper_thread, NULL);
         CHECK(weft_process_run(proc, &r->out) == WEFT_ERR_MISUSE, "a second run must be refused");
         snprintf(r->report, sizeof r->report, "%s", weft_process_report(proc));
@@ -208,6 +214,11 @@ int main(void) {
     engine = weft_engine_new(NULL);
     devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
     CHECK(devnull >= 0 && pipe(stdin_pipe) == 0, "setup");
+    int err_pipe[2];
+    CHECK(pipe2(err_pipe, O_NONBLOCK | O_CLOEXEC) == 0, "setup");
+    guest_stderr = devnull;
+    int64_t latency_us[2][16];
+    int nlatency[2] = {0, 0};
     int threads0 = count_dir("/proc/self/task");
     int fds0 = count_dir("/proc/self/fd");
     run_result *r = calloc(1, sizeof *r);
@@ -229,11 +240,30 @@ int main(void) {
         CHECK(r->report[0] == 0, "a clean exit has an empty report: %s", r->report);
 
         /* proc_exit from thread 7 while the others wait, sleep, read the
-           (never written) stdin pipe, spin. */
-        run_guest("exit_from_thread", 0, -1, r);
-        CHECK(r->out.end == WEFT_PROCESS_EXIT && r->out.exit_code == 7 && r->out.tid == 7,
-              "exit_from_thread: end %d code %d tid %u", r->out.end, r->out.exit_code, r->out.tid);
-        CHECK(r->ms < 5000, "exit_from_thread took %lld ms", (long long)r->ms);
+           (never written) stdin pipe, spin; then a trap instead. The
+           latency runs from the guest's clock just before the call
+           ("exit-at NS" on its stderr) to weft_process_run's return,
+           every thread ended and freed. */
+        for (int k = 0; k < 2; k++) {
+            const char *name = k ? "trap_from_thread" : "exit_from_thread";
+            guest_stderr = err_pipe[1];
+            run_guest(name, 0, -1, r);
+            guest_stderr = devnull;
+            if (k == 0)
+                CHECK(r->out.end == WEFT_PROCESS_EXIT && r->out.exit_code == 7 && r->out.tid == 7,
+                      "%s: end %d code %d tid %u", name, r->out.end, r->out.exit_code, r->out.tid);
+            else
+                CHECK(r->out.end == WEFT_PROCESS_TRAP && r->out.tid == 7, "%s: end %d tid %u", name,
+                      r->out.end, r->out.tid);
+            char text[256] = {0};
+            ssize_t got = read(err_pipe[0], text, sizeof text - 1);
+            long long at = 0;
+            const char *line = got > 0 ? strstr(text, "exit-at ") : NULL;
+            CHECK(line && sscanf(line, "exit-at %lld", &at) == 1, "%s: no exit-at line", name);
+            int64_t us = (r->end_realtime_ns - at) / 1000;
+            CHECK(us >= 0 && us < 1000000, "%s: %lld us from the call to the end", name, (long long)us);
+            latency_us[round >= 4][nlatency[round >= 4]++] = us;
+        }
 
         /* A trap in thread 2. */
         run_guest("trap_in_thread", 0, -1, r);
@@ -294,6 +324,21 @@ int main(void) {
     weft_module_release(r->mod);
     free(r);
     weft_sched_free(pool);
+    for (int m = 0; m < 2; m++) {
+        int n = nlatency[m];
+        for (int i = 1; i < n; i++) /* insertion sort: a handful of values */
+            for (int j = i; j > 0 && latency_us[m][j - 1] > latency_us[m][j]; j--) {
+                int64_t t = latency_us[m][j];
+                latency_us[m][j] = latency_us[m][j - 1];
+                latency_us[m][j - 1] = t;
+            }
+        printf("process_test: exit/trap with parked threads to the end of weft_process_run, %s: "
+               "median %lld us, max %lld us over %d runs\n",
+               m ? "on a scheduler" : "OS threads", (long long)latency_us[m][n / 2],
+               (long long)latency_us[m][n - 1], n);
+    }
+    close(err_pipe[0]);
+    close(err_pipe[1]);
     fair_share();
     close(devnull);
     close(stdin_pipe[0]);
