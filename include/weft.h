@@ -557,6 +557,15 @@ typedef struct weft_sched_config {
     uint32_t max_runners; /* with replacements for runners held in host
                              calls; 0 = 4 x runners + 4 */
     uint64_t slice_ns;    /* time slice; 0 = 2 ms */
+    /* Deterministic mode (docs/sched.md): one runner; an agent gives way
+       after a number of executed safe points, and the next one is picked,
+       both by a PRNG seeded with `seed`; the WASI clocks of its processes
+       are a virtual clock that advances with executed work (and jumps to
+       the earliest deadline when every agent waits on one), random_get is
+       a stream seeded by `seed`, and blocking reads wait in place. So the
+       same seed and inputs give the same interleaving and output. */
+    bool deterministic;
+    uint64_t seed;
 } weft_sched_config;
 
 /* Makes a scheduler and starts its runners. `config` is copied (NULL =

@@ -43,6 +43,9 @@ typedef enum cli_opt_id {
     CLI_OPT_SCHED,
     CLI_OPT_RUNNERS,
     CLI_OPT_MAX_RUNNERS,
+    CLI_OPT_DETERMINISTIC,
+    CLI_OPT_EXPLORE,
+    CLI_OPT_EXPLORE_SEED,
     CLI_OPT_WASI,             /* -S KEY[=VALUE] */
     CLI_OPT_WASM,             /* -W KEY[=VALUE] */
     CLI_OPT_THREADS_PROPOSAL, /* -W threads[=y|n] */
@@ -102,6 +105,10 @@ typedef struct cli_run_opts {
     uint64_t max_stack;     /* 0 = CLI_DEFAULT_STACK */
     uint32_t max_threads;   /* wasi-threads alive at once; 0 = default (128) */
     bool sched_pool;        /* threads as agents of a scheduler (default; --sched os: not) */
+    bool deterministic;     /* --deterministic SEED: the scheduler's deterministic mode */
+    uint64_t seed;
+    uint64_t explore;       /* --explore N: runs, 0 = not exploring */
+    uint64_t explore_seed;  /* the first run's seed (default 1) */
     uint32_t runners;       /* its runner threads; 0 = the cores */
     uint32_t max_runners;   /* with replacements; 0 = the scheduler's default */
     const char **owned;     /* strings the options point into; freed after */
@@ -128,5 +135,10 @@ void cli_print_trap(const weft_error *err);
    exponent), as wasmtime prints --invoke results. */
 void cli_format_f64(double v, char *out, size_t size);
 void cli_format_f32(float v, char *out, size_t size);
+
+/* --explore N (explore.c): N deterministic runs of `module`, each with
+   `base` and its own in-memory stdio; prints the distinct outcomes. */
+int cli_explore(const cli_run_opts *o, weft_engine *engine, weft_module *module,
+                const weft_wasi_config *base);
 
 #endif

@@ -214,6 +214,35 @@ static int cli_apply(cli_run_opts *o, cli_opt_id id, const char *v, const char *
             return -1;
         }
         return 0;
+    case CLI_OPT_DETERMINISTIC: {
+        char *end;
+        errno = 0;
+        unsigned long long seed = strtoull(v, &end, 0);
+        if (!*v || *end || errno || *v == '-') {
+            cli_usage_error("bad --deterministic '%s': expected a seed (a number from 0 to 2^64-1)", v);
+            return -1;
+        }
+        o->deterministic = true;
+        o->sched_pool = true;
+        o->seed = seed;
+        return 0;
+    }
+    case CLI_OPT_EXPLORE:
+    case CLI_OPT_EXPLORE_SEED: {
+        char *end;
+        errno = 0;
+        unsigned long long n = strtoull(v, &end, 0);
+        bool runs = id == CLI_OPT_EXPLORE;
+        if (!*v || *end || errno || *v == '-' || (runs && (n == 0 || n > 100000000))) {
+            cli_usage_error(runs ? "bad --explore '%s': expected a number of runs from 1 to 100000000"
+                                 : "bad --explore-seed '%s': expected a number from 0 to 2^64-1",
+                            v);
+            return -1;
+        }
+        if (runs) o->explore = n;
+        else o->explore_seed = n;
+        return 0;
+    }
     case CLI_OPT_MAX_RUNNERS:
         if (cli_parse_count(v, 4096, &o->max_runners)) {
             cli_usage_error("bad --max-runners '%s': expected a number from 1 to 4096", v);
@@ -327,6 +356,7 @@ static int cli_run_main(int argc, char **argv) {
     cli_run_opts o;
     memset(&o, 0, sizeof o);
     o.sched_pool = true; /* docs/sched.md: it passes every suite and measures better */
+    o.explore_seed = 1;
     int rc = CLI_EXIT_USAGE;
     int i = 0;
     for (; i < argc; i++) {

@@ -51,6 +51,18 @@ const cli_option cli_options[] = {
      "default: waits and blocking WASI calls park without an OS thread), or on one OS "
      "thread each (os)."},
     {CLI_OPT_RUNNERS, "--runners", "N", "Runner threads of --sched pool (default: the cores)."},
+    {CLI_OPT_DETERMINISTIC, "--deterministic", "SEED",
+     "Run deterministically: one runner, threads giving way after a number of executed safe "
+     "points and picked in an order both drawn from SEED (a number), virtual clocks that "
+     "advance with executed work, random_get seeded by SEED, blocking reads waited for in "
+     "place. The same SEED and inputs give the same interleaving and output "
+     "(docs/sched.md)."},
+    {CLI_OPT_EXPLORE, "--explore", "N",
+     "Run the program N times deterministically, with seeds S to S+N-1 (--explore-seed S, "
+     "default 1), stdin empty and stdout kept in memory; print each distinct outcome (how "
+     "it ended, a hash of stdout) with its count and the first seed that gives it, for "
+     "--deterministic SEED to replay. Exit 1 when the outcomes differ."},
+    {CLI_OPT_EXPLORE_SEED, "--explore-seed", "S", "The first seed of --explore (default 1)."},
     {CLI_OPT_MAX_RUNNERS, "--max-runners", "N",
      "Runner threads of --sched pool at most, replacements of runners held in host calls "
      "included (default 4 x runners + 4)."},

@@ -53,7 +53,8 @@ static weft_status cli_pool_start(cli_pool *d, weft_engine *engine, const cli_ru
     sigaddset(&set, SIGQUIT);
     atomic_init(&d->done, false);
     pthread_sigmask(SIG_BLOCK, &set, &d->old_mask);
-    weft_sched_config sc = {.runners = o->runners, .max_runners = o->max_runners};
+    weft_sched_config sc = {.runners = o->runners, .max_runners = o->max_runners,
+                            .deterministic = o->deterministic, .seed = o->seed};
     weft_status st = weft_sched_new(engine, &sc, &d->sched, err);
     if (st == WEFT_OK) d->dumping = pthread_create(&d->dumper, NULL, cli_dump_main, d) == 0;
     return st;
@@ -94,6 +95,10 @@ int cli_run_process(const cli_run_opts *o, weft_engine *engine, weft_module *mod
     weft_error err;
     weft_status st = WEFT_OK;
     cli_pool pool = {0};
+    if (o->deterministic && !o->sched_pool) {
+        fprintf(stderr, "error: --deterministic runs on a scheduler of its own; drop --sched os\n");
+        return CLI_EXIT_USAGE;
+    }
     if (o->sched_pool) {
         st = cli_pool_start(&pool, engine, o, &err);
         pc.sched = pool.sched;

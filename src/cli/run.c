@@ -381,7 +381,11 @@ int cli_run(const cli_run_opts *o) {
     /* A command with threads runs as a process; so does any command with
        a limit, whose supervisor keeps the time and can interrupt blocking
        WASI calls. */
-    if (!o->invoke && (cli_wants_process(module) || o->timeout_ns || o->fuel)) {
+    if (o->explore && !o->invoke) {
+        rc = cli_explore(o, engine, module, &wc);
+        goto out;
+    }
+    if (!o->invoke && (cli_wants_process(module) || o->timeout_ns || o->fuel || o->deterministic)) {
         rc = cli_run_process(o, engine, module, wasi, !cli_wants_process(module));
         goto out;
     }

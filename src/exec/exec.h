@@ -80,12 +80,19 @@ typedef struct exec_waiter {
    cleared by the handler; futex waits ignore it. An execution takes fuel
    from its store in chunks of EXEC_FUEL_CHUNK. */
 #define EXEC_ATTN_FUEL 0x80000000u
+/* The other own bit: set by a deterministic scheduler for one step of an
+   agent (src/sched), so that every safe point counts down slice_left and
+   the step ends (suspended) when it reaches 0: slices measured in
+   executed safe points, never in time. */
+#define EXEC_ATTN_SLICE 0x40000000u
+#define EXEC_ATTN_OWN (EXEC_ATTN_FUEL | EXEC_ATTN_SLICE)
 #define EXEC_ATTN_REQUESTS (WEFT_ATTN_SUSPEND | WEFT_ATTN_STOP)
 #define EXEC_FUEL_CHUNK 1024u
 
 struct weft_exec {
     weft_store *store;
     _Atomic uint32_t attention; /* WEFT_ATTN_* requests, EXEC_ATTN_FUEL */
+    uint64_t slice_left;        /* EXEC_ATTN_SLICE: safe points left in the step */
     uint64_t fuel_left;         /* metered: safe points this execution
                                    may still pass before it takes more */
 
@@ -118,6 +125,8 @@ struct weft_exec {
     exec_parker *parker;
     exec_waiter waiter;
     int64_t park_deadline;
+    int64_t park_timeout; /* a futex wait's timeout (ns, 0 = none), for a
+                             scheduler that keeps its own clock */
     uint8_t wake_reason;
     /* Inside a host function (the scheduler hands a runner off when one
        takes long). */

@@ -958,15 +958,24 @@ attention: {
        continue. Meter first, then honour every request bit set, clearing
        those but keeping the fuel bit. */
     uint32_t bits = atomic_load_explicit(attn, memory_order_relaxed);
-    if (bits & EXEC_ATTN_FUEL) {
-        if (BASE_UNLIKELY(e->fuel_left == 0) && !exec_fuel_take(e)) {
-            trap = WEFT_TRAP_OUT_OF_FUEL;
-            goto do_trap;
+    if (bits & EXEC_ATTN_OWN) {
+        if (bits & EXEC_ATTN_FUEL) {
+            if (BASE_UNLIKELY(e->fuel_left == 0) && !exec_fuel_take(e)) {
+                trap = WEFT_TRAP_OUT_OF_FUEL;
+                goto do_trap;
+            }
+            e->fuel_left--;
         }
-        e->fuel_left--;
-        if (BASE_LIKELY(bits == EXEC_ATTN_FUEL)) NEXT();
+        if ((bits & EXEC_ATTN_SLICE) && --e->slice_left == 0) {
+            /* The deterministic slice is over: give way here. */
+            atomic_fetch_and_explicit(attn, ~EXEC_ATTN_SLICE, memory_order_relaxed);
+            SAVE_REGS();
+            e->state = EXEC_SUSPENDED;
+            return WEFT_SUSPENDED;
+        }
+        if (BASE_LIKELY(!(bits & ~EXEC_ATTN_OWN))) NEXT();
     }
-    bits = atomic_fetch_and_explicit(attn, EXEC_ATTN_FUEL, memory_order_acquire);
+    bits = atomic_fetch_and_explicit(attn, EXEC_ATTN_OWN, memory_order_acquire);
     if (bits & WEFT_ATTN_STOP) {
         trap = WEFT_TRAP_STOPPED;
         goto do_trap;

@@ -139,6 +139,7 @@ static int rt_park_locked(weft_exec *e, rt_bucket *b, uint64_t addr, int width, 
     if (w->untimed) e->group->blocked(e->group, e, addr, width);
     pthread_mutex_unlock(&b->lock);
     e->park_deadline = timeout_ns > 0 ? (int64_t)deadline->tv_sec * 1000000000 + deadline->tv_nsec : 0;
+    e->park_timeout = timeout_ns > 0 ? timeout_ns : 0;
     return RT_WAIT_PARKED;
 }
 

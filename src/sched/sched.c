@@ -40,6 +40,15 @@
  * wait, both checked under s->lock, so an event that arrives after its
  * wait was disarmed (or its agent freed) is dropped.
  *
+ * Deterministic mode (config.deterministic): one runner and no monitor or
+ * poller. A step of an agent lasts a number of executed safe points drawn
+ * from a PRNG (EXEC_ATTN_SLICE: the interpreter counts them down), and
+ * the next agent is drawn from the ready ones of the highest level; the
+ * virtual clock (vclock) advances by SCHED_DET_NS_PER_POINT per executed
+ * safe point, timers fire against it after each step, and when nothing
+ * is ready it jumps to the earliest deadline. Nothing here then depends
+ * on time or on another thread, so the seed fixes the interleaving.
+ *
  * The monitor thread ticks every half slice while any runner is busy, and
  * otherwise sleeps until the next deadline: it fires due timers, asks
  * agents past their slice to yield (WEFT_ATTN_SUSPEND, set directly: the
@@ -60,6 +69,12 @@
 
 #define SCHED_LEVELS 4
 #define SCHED_DEFAULT_SLICE_NS 2000000ull
+/* Deterministic mode: virtual ns per executed safe point (about what one
+   costs the interpreter), where the virtual clock starts, and the realtime
+   clock's virtual epoch (2023-11-14T22:13:20Z). */
+#define SCHED_DET_NS_PER_POINT 4
+#define SCHED_DET_START_NS 1000000000ll
+#define SCHED_DET_EPOCH_NS 1700000000000000000ll
 
 typedef struct sched_runner {
     weft_sched *s;
@@ -97,6 +112,11 @@ struct weft_sched {
     bool poller_started;
     BASE_VEC(sched_agent *) slots;
     BASE_VEC(uint32_t) free_slots;
+    /* Deterministic mode: the PRNG of the schedule, the PRNG of random_get,
+       the virtual monotonic clock (written by the one runner only). */
+    bool det;
+    uint64_t rng, rng_data;
+    _Atomic int64_t vclock;
     sched_agent *live, *live_tail; /* every agent not ended, oldest first */
     uint32_t nlive;
 };
@@ -226,6 +246,101 @@ static sched_agent *sched_take_locked(weft_sched *s) {
     return NULL;
 }
 
+/* splitmix64: a small PRNG whose whole state is one word. */
+static uint64_t sched_rand(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Deterministic mode's pick: any ready agent of the highest level with
+   one, drawn from the PRNG (the FIFOs only give the draw its order). */
+static sched_agent *sched_take_random_locked(weft_sched *s) {
+    for (int l = 0; l < SCHED_LEVELS; l++) {
+        sched_group *tail = s->ring[l];
+        if (!tail) continue;
+        size_t n = 0;
+        sched_group *g = tail;
+        do {
+            g = g->next;
+            for (sched_agent *a = g->head; a; a = a->next) n++;
+        } while (g != tail);
+        size_t k = (size_t)(sched_rand(&s->rng) % n);
+        sched_group *prev = tail;
+        for (g = tail->next;; prev = g, g = g->next) {
+            sched_agent *before = NULL, *a = g->head;
+            for (; a && k; k--) {
+                before = a;
+                a = a->next;
+            }
+            if (!a) continue; /* further on, in a later group */
+            if (before) before->next = a->next;
+            else g->head = a->next;
+            if (g->tail == a) g->tail = before;
+            if (!g->head) {
+                g->queued = false;
+                if (g == prev) {
+                    s->ring[l] = NULL; /* it was the only group */
+                } else {
+                    prev->next = g->next;
+                    if (s->ring[l] == g) s->ring[l] = prev;
+                }
+            }
+            a->next = NULL;
+            return a;
+        }
+    }
+    return NULL;
+}
+
+/* A step's length in deterministic mode: half the time a few safe points
+   (interleavings inside short critical sections), else up to 4096. */
+static uint64_t sched_det_slice(weft_sched *s) {
+    uint64_t r = sched_rand(&s->rng);
+    return (r & 1) ? 1 + (r >> 1) % 16 : 1 + (r >> 1) % 4096;
+}
+
+/* Fires the timers due at `now` (any mode). */
+static void sched_fire_timers_locked(weft_sched *s, int64_t now) {
+    while (s->timers.len && sched_deadline(s->timers.data[0]) <= now)
+        sched_ready_locked(s, s->timers.data[0], EXEC_WAKE_TIMEOUT); /* removes its timer */
+}
+
+bool sched_agent_deterministic(const sched_agent *a) { return a->group->sched->det; }
+
+int64_t sched_agent_clock(const sched_agent *a) {
+    weft_sched *s = a->group->sched;
+    if (!s->det) return sched_now();
+    uint64_t done = a->slice_given - a->exec->slice_left; /* in this step, so far */
+    return atomic_load_explicit(&s->vclock, memory_order_relaxed) + (int64_t)done * SCHED_DET_NS_PER_POINT;
+}
+
+int64_t sched_agent_realtime(const sched_agent *a) {
+    if (!a->group->sched->det) {
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);
+        return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+    }
+    return SCHED_DET_EPOCH_NS + sched_agent_clock(a) - SCHED_DET_START_NS;
+}
+
+void sched_agent_clock_advance(const sched_agent *a, int64_t to) {
+    weft_sched *s = a->group->sched;
+    int64_t ahead = to - sched_agent_clock(a);
+    if (s->det && ahead > 0) atomic_fetch_add_explicit(&s->vclock, ahead, memory_order_relaxed);
+}
+
+void sched_agent_random(const sched_agent *a, void *buf, size_t len) {
+    weft_sched *s = a->group->sched;
+    pthread_mutex_lock(&s->lock);
+    for (size_t i = 0; i < len; i += 8) {
+        uint64_t r = sched_rand(&s->rng_data);
+        memcpy((uint8_t *)buf + i, &r, len - i < 8 ? len - i : 8);
+    }
+    pthread_mutex_unlock(&s->lock);
+}
+
 /* ------------------------------------------------------------------------
  * The execution's hooks (exec_parker)
  * ------------------------------------------------------------------------ */
@@ -255,6 +370,8 @@ static void sched_poke(exec_parker *pk, weft_exec *e) {
     pthread_mutex_unlock(&s->lock);
 }
 
+void sched_agent_wake(sched_agent *a) { sched_poke(&a->parker, a->exec); }
+
 /* ------------------------------------------------------------------------
  * Host calls parked on fds (the poller)
  * ------------------------------------------------------------------------ */
@@ -280,7 +397,8 @@ int sched_agent_wait_io(sched_agent *a, const struct pollfd *fds, size_t nfds, i
     a->io = io;
     a->nio = nfds;
     a->io_wait = true;
-    a->exec->park_deadline = deadline > 0 ? deadline : 0;
+    a->exec->park_deadline = deadline > 0 ? deadline : 0; /* on the agent's clock already */
+    a->exec->park_timeout = 0;
     snprintf(a->note, sizeof a->note, "%s", what);
     a->note_since = sched_now();
     pthread_mutex_unlock(&s->lock);
@@ -409,6 +527,8 @@ static void sched_step_done_locked(weft_sched *s, sched_agent *a, weft_status st
     } else {
         a->state = SCHED_PARKED;
         a->since = sched_now();
+        if (s->det && e->park_timeout) /* a futex timeout, on the virtual clock */
+            e->park_deadline = atomic_load_explicit(&s->vclock, memory_order_relaxed) + e->park_timeout;
         if (e->park_deadline) {
             if (!sched_timer_add(s, a)) sched_ready_locked(s, a, EXEC_WAKE_POKE); /* no room for the timer: spin once more */
             else if (a->timer == 0) pthread_cond_signal(&s->tick); /* a new earliest deadline */
@@ -423,8 +543,23 @@ static void *sched_runner_main(void *arg) {
     pthread_mutex_lock(&s->lock);
     for (;;) {
         sched_agent *a = NULL;
-        while (!s->stopping && !(a = sched_take_locked(s))) pthread_cond_wait(&s->work, &s->lock);
+        while (!s->stopping && !(a = s->det ? sched_take_random_locked(s) : sched_take_locked(s))) {
+            if (s->det && s->timers.len) {
+                /* Every agent waits: the virtual clock jumps to the
+                   earliest deadline. */
+                int64_t next = sched_deadline(s->timers.data[0]);
+                if (next > atomic_load_explicit(&s->vclock, memory_order_relaxed))
+                    atomic_store_explicit(&s->vclock, next, memory_order_relaxed);
+                sched_fire_timers_locked(s, next);
+                continue;
+            }
+            pthread_cond_wait(&s->work, &s->lock);
+        }
         if (!a) break;
+        if (s->det) {
+            a->slice_given = a->exec->slice_left = sched_det_slice(s);
+            atomic_fetch_or_explicit(&a->exec->attention, EXEC_ATTN_SLICE, memory_order_relaxed);
+        }
         a->state = SCHED_RUNNING;
         r->current = a;
         r->step_start = sched_now();
@@ -439,7 +574,17 @@ static void *sched_runner_main(void *arg) {
         pthread_mutex_lock(&s->lock);
         s->busy--;
         r->current = NULL;
-        sched_step_done_locked(s, a, st);
+        if (s->det) {
+            atomic_fetch_and_explicit(&a->exec->attention, ~EXEC_ATTN_SLICE, memory_order_relaxed);
+            int64_t done = (int64_t)(a->slice_given - a->exec->slice_left);
+            int64_t now = atomic_fetch_add_explicit(&s->vclock, done * SCHED_DET_NS_PER_POINT,
+                                                    memory_order_relaxed) + done * SCHED_DET_NS_PER_POINT;
+            a->slice_given = a->exec->slice_left = 0;
+            sched_step_done_locked(s, a, st);
+            sched_fire_timers_locked(s, now);
+        } else {
+            sched_step_done_locked(s, a, st);
+        }
         if (a->state == SCHED_ENDED) {
             pthread_mutex_unlock(&s->lock);
             a->group->ended(a->group, a, st, &err); /* a is the group's now */
@@ -461,10 +606,7 @@ static void *sched_runner_main(void *arg) {
  * ------------------------------------------------------------------------ */
 
 static void sched_monitor_pass_locked(weft_sched *s, int64_t now) {
-    while (s->timers.len && sched_deadline(s->timers.data[0]) <= now) {
-        sched_agent *a = s->timers.data[0];
-        sched_ready_locked(s, a, EXEC_WAKE_TIMEOUT); /* removes its timer */
-    }
+    sched_fire_timers_locked(s, now);
     /* Join the runners that left (replaced ones): a left runner no longer
        takes the lock, so joining under it cannot wait for long. */
     uint32_t runners = 0;
@@ -587,6 +729,7 @@ weft_status weft_sched_new(weft_engine *engine, const weft_sched_config *config,
     if (!out) return base_fail(err, WEFT_ERR_MISUSE, "weft_sched_new: NULL out");
     weft_sched_config cfg = {0};
     if (config) cfg = *config;
+    if (cfg.deterministic) cfg.runners = cfg.max_runners = 1;
     if (!cfg.runners) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         cfg.runners = n > 0 ? (uint32_t)n : 1;
@@ -602,6 +745,12 @@ weft_status weft_sched_new(weft_engine *engine, const weft_sched_config *config,
     s->target = cfg.runners;
     s->max_runners = cfg.max_runners;
     s->slice = cfg.slice_ns ? (int64_t)cfg.slice_ns : (int64_t)SCHED_DEFAULT_SLICE_NS;
+    if (cfg.deterministic) {
+        s->det = true;
+        s->rng = cfg.seed;
+        s->rng_data = cfg.seed ^ 0x5DEECE66Dull;
+        atomic_init(&s->vclock, SCHED_DET_START_NS);
+    }
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -623,10 +772,12 @@ weft_status weft_sched_new(weft_engine *engine, const weft_sched_config *config,
     pthread_mutex_lock(&s->lock);
     for (uint32_t i = 0; i < cfg.runners && ok; i++) ok = sched_runner_start_locked(s);
     pthread_mutex_unlock(&s->lock);
-    if (ok && pthread_create(&s->poller, NULL, sched_poller_main, s) != 0) ok = false;
-    else if (ok) s->poller_started = true;
-    if (ok && pthread_create(&s->monitor, NULL, sched_monitor_main, s) != 0) ok = false;
-    else if (ok) s->monitor_started = true;
+    /* Deterministic mode has neither: time is virtual, fds are waited for
+       in place. */
+    if (ok && !s->det && pthread_create(&s->poller, NULL, sched_poller_main, s) != 0) ok = false;
+    else if (ok && !s->det) s->poller_started = true;
+    if (ok && !s->det && pthread_create(&s->monitor, NULL, sched_monitor_main, s) != 0) ok = false;
+    else if (ok && !s->det) s->monitor_started = true;
     if (!ok) {
         weft_sched_free(s);
         return base_fail(err, WEFT_ERR_NOMEM, "cannot start the scheduler's threads");

@@ -42,6 +42,7 @@ struct sched_agent {
     uint32_t slot;           /* in the scheduler's agent table (the poller's key) */
     struct pollfd *io, io_one;
     size_t nio;
+    uint64_t slice_given;    /* deterministic mode: safe points of this step */
     sched_agent *next;       /* in its group's ready FIFO */
     sched_agent *live_prev, *live_next; /* every agent not ended */
 };
@@ -88,5 +89,23 @@ void sched_agent_note(sched_agent *a, const char *what);
    Returns 0, or -errno (no fd to spare: then wait in place). */
 int sched_agent_wait_io(sched_agent *a, const struct pollfd *fds, size_t nfds, int64_t deadline,
                         const char *what);
+/* Makes `a` run again if it is parked (its parked host call is made
+   again); if it is running, when its step ends (the wake is kept, so a
+   host call may register itself as a waiter, return WEFT_SUSPENDED and
+   park without losing one). No effect on a ready or ended agent. Any
+   thread; takes the scheduler's lock (a leaf). */
+void sched_agent_wake(sched_agent *a);
+
+/* Clocks and randomness as the running agent `a` sees them (for its host
+   calls): real ones, or in deterministic mode the scheduler's virtual
+   clock (CLOCK_MONOTONIC-like ns; realtime: a fixed epoch plus it) and
+   its seeded stream. */
+bool sched_agent_deterministic(const sched_agent *a);
+int64_t sched_agent_clock(const sched_agent *a);
+int64_t sched_agent_realtime(const sched_agent *a);
+void sched_agent_random(const sched_agent *a, void *buf, size_t len);
+/* Deterministic mode: moves the virtual clock on to `to` (a wait that
+   passed its deadline in place); no effect otherwise. */
+void sched_agent_clock_advance(const sched_agent *a, int64_t to);
 
 #endif

@@ -60,9 +60,36 @@ static bool thr_block_park(sched_agent *agent, wasi_wait *wait, int *result) {
     return true;
 }
 
+/* Deterministic mode (a seed fixes the schedule): sleeps park on the
+   virtual clock; a wait on fds holds the one runner, so the schedule
+   goes on only once its data is there (the point where the read returns
+   is then fixed), its timeout measured in real time from the virtual
+   time left, after which the virtual clock moves on to the deadline.
+   Returns what the blocker returns; false: an fd wait, for the caller
+   to make in place with *real_deadline. */
+static bool thr_block_det(sched_agent *agent, wasi_wait *wait, int *result, int64_t *real_deadline) {
+    int64_t now = sched_agent_clock(agent);
+    if (wait->nfds == 0) {
+        if (wait->deadline >= 0 && now >= wait->deadline) *result = 0;
+        else if (atomic_load_explicit(&agent->exec->attention, memory_order_relaxed) & WEFT_ATTN_STOP)
+            *result = -EINTR;
+        else if (wait->restartable && wait->caller && wait->caller->exec == agent->exec &&
+                 sched_agent_wait_io(agent, NULL, 0, wait->deadline, "sleeping (poll_oneoff)") == 0)
+            *result = WASI_BLOCK_PARKED;
+        else {
+            sched_agent_clock_advance(agent, wait->deadline); /* cannot park: the sleep passes at once */
+            *result = 0;
+        }
+        return true;
+    }
+    *real_deadline = wait->deadline < 0 ? -1 : wasi_now_monotonic() + (wait->deadline > now ? wait->deadline - now : 0);
+    return false;
+}
+
 static int thr_block(struct weft_wasi *w, wasi_wait *wait) {
     thr_process *p = w->block_env;
     sched_agent *agent = p->sched ? sched_current() : NULL;
+    int64_t deadline = wait->deadline; /* on the host's monotonic clock */
     if (wait->nfds == 0 && wait->deadline == 0) {
         /* sched_yield: an agent goes to the back of its queue at its next
            safe point; an OS thread yields its core. */
@@ -71,7 +98,9 @@ static int thr_block(struct weft_wasi *w, wasi_wait *wait) {
         return 0;
     }
     int result;
-    if (agent && wait->restartable && wait->caller && wait->caller->exec == agent->exec &&
+    bool det = agent && sched_agent_deterministic(agent);
+    if (det && thr_block_det(agent, wait, &result, &deadline)) return result;
+    if (!det && agent && wait->restartable && wait->caller && wait->caller->exec == agent->exec &&
         thr_block_park(agent, wait, &result))
         return result;
     if (agent) {
@@ -86,7 +115,7 @@ static int thr_block(struct weft_wasi *w, wasi_wait *wait) {
     fds[wait->nfds].fd = p->stop_pipe[0];
     fds[wait->nfds].events = POLLIN;
     for (;;) {
-        struct timespec ts, *tsp = wasi_time_left(wait->deadline, &ts);
+        struct timespec ts, *tsp = wasi_time_left(deadline, &ts);
         for (size_t i = 0; i <= wait->nfds; i++) fds[i].revents = 0;
         int n = ppoll(fds, (nfds_t)wait->nfds + 1, tsp, NULL);
         if (n < 0) {
@@ -98,8 +127,9 @@ static int thr_block(struct weft_wasi *w, wasi_wait *wait) {
             result = -EINTR; /* the process is ending */
             break;
         }
-        if (n == 0 && wait->deadline > 0 && wasi_now_monotonic() < wait->deadline)
+        if (n == 0 && deadline > 0 && wasi_now_monotonic() < deadline)
             continue; /* woke early */
+        if (n == 0 && det) sched_agent_clock_advance(agent, wait->deadline);
         for (size_t i = 0; i < wait->nfds; i++) wait->fds[i].revents = fds[i].revents;
         result = n;
         break;
@@ -111,14 +141,40 @@ static int thr_block(struct weft_wasi *w, wasi_wait *wait) {
 
 /* The process's blocker stands in for the context's own for the length of
    a run (no other user of the context may run meanwhile: weft.h). */
+/* The clocks and random_get of an agent of a deterministic scheduler. */
+static int64_t thr_clock(void *env, uint32_t id) {
+    (void)env;
+    sched_agent *agent = sched_current();
+    if (!agent || !sched_agent_deterministic(agent)) return -1;
+    switch (id) {
+    case WASI_CLOCK_REALTIME: return sched_agent_realtime(agent);
+    case WASI_CLOCK_MONOTONIC:
+    case WASI_CLOCK_PROCESS_CPUTIME:
+    case WASI_CLOCK_THREAD_CPUTIME: return sched_agent_clock(agent);
+    default: return -1;
+    }
+}
+
+static bool thr_random(void *env, void *buf, size_t len) {
+    (void)env;
+    sched_agent *agent = sched_current();
+    if (!agent || !sched_agent_deterministic(agent)) return false;
+    sched_agent_random(agent, buf, len);
+    return true;
+}
+
 void thr_block_install(thr_process *p) {
     p->saved_block = p->wasi->block;
     p->saved_block_env = p->wasi->block_env;
     p->wasi->block_env = p;
     p->wasi->block = thr_block;
+    p->wasi->clock_hook = thr_clock;
+    p->wasi->random_hook = thr_random;
 }
 
 void thr_block_remove(thr_process *p) {
     p->wasi->block = p->saved_block;
     p->wasi->block_env = p->saved_block_env;
+    p->wasi->clock_hook = NULL;
+    p->wasi->random_hook = NULL;
 }

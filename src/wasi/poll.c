@@ -68,10 +68,22 @@ wasi_errno wasi_wait_ready(wasi_call *c, int host, short events, bool nonblock, 
     return WASI_ESUCCESS;
 }
 
+int64_t wasi_clock_now(struct weft_wasi *w, uint32_t id) {
+    if (w->clock_hook) {
+        int64_t t = w->clock_hook(w->block_env, id);
+        if (t >= 0) return t;
+    }
+    int clk = wasi_host_clock(id);
+    if (clk < 0) return -EINVAL;
+    struct timespec ts;
+    if (clock_gettime(clk, &ts) != 0) return -errno;
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 int64_t wasi_call_start(wasi_call *c) {
     uint64_t *word = weft_caller_restart_word(c->caller);
     if (word && *word) return (int64_t)(*word - 1);
-    int64_t now = wasi_now_monotonic();
+    int64_t now = wasi_clock_now(c->w, WASI_CLOCK_MONOTONIC);
     if (word) *word = (uint64_t)now + 1;
     return now;
 }
@@ -146,9 +158,7 @@ uint32_t wasi_poll_oneoff(wasi_call *c, const weft_val *a) {
                 if (id == WASI_CLOCK_MONOTONIC) {
                     sub->deadline = timeout > INT64_MAX ? INT64_MAX : (int64_t)timeout;
                 } else {
-                    struct timespec rt;
-                    clock_gettime(CLOCK_REALTIME, &rt);
-                    uint64_t real = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
+                    uint64_t real = (uint64_t)wasi_clock_now(c->w, WASI_CLOCK_REALTIME);
                     sub->deadline = timeout <= real ? now : wasi_sat_add(now, timeout - real);
                 }
             } else {
@@ -200,7 +210,7 @@ uint32_t wasi_poll_oneoff(wasi_call *c, const weft_val *a) {
                 break;
             }
         }
-        int64_t t = wasi_now_monotonic();
+        int64_t t = wasi_clock_now(c->w, WASI_CLOCK_MONOTONIC);
         for (uint32_t i = 0; i < n; i++) {
             wasi_sub *sub = &subs[i];
             bool ready = false;

@@ -237,6 +237,11 @@ struct weft_wasi {
     size_t env_bytes;
     wasi_blocker block;     /* wasi_block_default until a scheduler swaps it */
     void *block_env;        /* for the blocker that swapped it (a process) */
+    /* A process may take over the clocks and random_get too (deterministic
+       mode), with block_env: the time of a WASI clock in ns, or -1 for the
+       host's; true when it filled the buffer. NULL: the host's. */
+    int64_t (*clock_hook)(void *env, uint32_t wasi_clock);
+    bool (*random_hook)(void *env, void *buf, size_t len);
     wasi_binding *bindings; /* 2 * wasi_func_count (preview1, unstable) */
 };
 
@@ -453,6 +458,9 @@ WASI_INTERNAL wasi_errno wasi_wait_ready(wasi_call *c, int host, short events,
 /* The time of the first attempt of call `c` (CLOCK_MONOTONIC ns): now, or
    when a restarted call was first made, so its relative timeouts hold. */
 WASI_INTERNAL int64_t wasi_call_start(wasi_call *c);
+/* The time of WASI clock `id` as the guest sees it (w->clock_hook or the
+   host's clock), ns; -errno for a clock the host lacks. */
+WASI_INTERNAL int64_t wasi_clock_now(struct weft_wasi *w, uint32_t id);
 /* CLOCK_MONOTONIC now, in ns. */
 WASI_INTERNAL int64_t wasi_now_monotonic(void);
 /* The time left until the monotonic `deadline` (ns; negative: none, then

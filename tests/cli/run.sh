@@ -139,6 +139,9 @@ c bad-max-memory 2 "" "^error: bad --max-memory '0'" -- run --max-memory 0 x.was
 c bad-env 2 "" "^error: bad --env '=x'" -- run --env =x x.wasm
 c bad-listen 2 "" "^error: bad --listen 'nope'" -- run --listen nope x.wasm
 c bad-sched 2 "" "^error: bad --sched 'fast': expected os or pool" -- run --sched fast x.wasm
+c bad-seed 2 "" "^error: bad --deterministic 'x1': expected a seed" -- run --deterministic x1 x.wasm
+c bad-explore 2 "" "^error: bad --explore '0': expected a number of runs" -- run --explore 0 x.wasm
+c det-and-os 2 "" "^error: --deterministic runs on a scheduler of its own" -- run --deterministic 1 --sched os "$ROOT/tests/threads/wasm/mutex_counter.wasm"
 c bad-runners 2 "" "^error: bad --runners '0'" -- run --runners 0 x.wasm
 c bad-max-threads 2 "" "^error: bad --max-threads '100001'" -- run --max-threads 100001 x.wasm
 c bad-dir-spec 2 "" "1:^error: bad --dir '::guest'" -- run --dir ::guest "$M/hello.wasm"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Thread scenarios (wasi-threads) against $1/weft: each guest in wasm/ is run
 # and its exit status, stdout, stderr and timing checked, in each scheduling
-# mode (--sched os: an OS thread per wasm thread; --sched pool: agents on
-# runner threads; SCHED="pool" picks one).
+# mode (os: --sched os, an OS thread per wasm thread; pool: --sched pool,
+# agents on runner threads; det:N: --deterministic N; SCHED="pool" picks
+# one). In deterministic mode a blocking read holds the one runner until
+# its data comes, so the scenarios that read stdin get it at once there.
 #   tests/threads/run.sh BUILD [COUNT]   runs every scenario COUNT times
 #                                        (default 1; stress.sh uses more)
 # Prints one line per failure and "N passed, N failed" last; exits non-zero
@@ -11,7 +13,7 @@
 set -u
 BUILD=${1:-build}
 COUNT=${2:-1}
-SCHED=${SCHED:-os pool}
+SCHED=${SCHED:-os pool det:1 det:2 det:3}
 cd "$(dirname "$0")/../.."
 WEFT=$BUILD/weft
 W=tests/threads/wasm
@@ -22,11 +24,23 @@ declare -A failed_by
 
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
+# The options of mode $MODE, in margs; det is set in deterministic modes.
+set_mode() {
+    det=""
+    case "$MODE" in
+    det:*) det=1; margs=(--deterministic "${MODE#det:}") ;;
+    *) margs=(--sched "$MODE") ;;
+    esac
+}
+# stdin of the scenarios that block reading it: open and silent for 30 s,
+# or (deterministic mode) empty.
+quiet_stdin() { if [ -n "$det" ]; then true; else sleep 30; fi; }
+
 # run NAME TIMEOUT ARGS... : runs weft, leaves rc, out, err, ms.
 run() {
     local name=$1 limit=$2; shift 2
     local t0; t0=$(now_ms)
-    timeout -k 5 "$limit" "$WEFT" run --sched "$MODE" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+    timeout -k 5 "$limit" "$WEFT" run "${margs[@]}" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
     rc=$?
     ms=$(( $(now_ms) - t0 ))
     out=$(cat "$TMP/out"); err=$(cat "$TMP/err")
@@ -96,14 +110,16 @@ case_exit() {
     # 30 s, read a stdin that stays open and empty for 30 s, spin, and wait
     # with a 60 s timeout.
     local t0; t0=$(now_ms)
-    timeout -k 5 20 "$WEFT" run --sched "$MODE" "$W/exit_from_thread.wasm" >"$TMP/out" 2>"$TMP/err" < <(sleep 30)
+    timeout -k 5 20 "$WEFT" run "${margs[@]}" "$W/exit_from_thread.wasm" >"$TMP/out" 2>"$TMP/err" < <(quiet_stdin)
     rc=$?
     local after; after=$(date +%s%N)
     ms=$(( $(now_ms) - t0 ))
     out=$(cat "$TMP/out"); err=$(cat "$TMP/err")
     [ "$rc" -eq 7 ] || expect "exit $rc, expected 7"
     local at; at=$(sed -n 's/^exit-at \([0-9]*\)$/\1/p' <<<"$err")
-    if [ -n "$at" ]; then
+    if [ -n "$at" ] && [ -n "$det" ]; then
+        : # the guest's clock is the virtual one: no latency to measure
+    elif [ -n "$at" ]; then
         latency=$(( (after - at) / 1000000 ))
         [ "$latency" -lt 100 ] || expect "proc_exit took ${latency} ms to end the program (limit 100)"
         echo "$latency" >>"$TMP/exit_latency_$MODE"
@@ -115,7 +131,7 @@ case_exit() {
 
 case_trap_parked() {
     # trap_from_thread: exit_from_thread's program, but thread 7 traps.
-    timeout -k 5 20 "$WEFT" run --sched "$MODE" "$W/trap_from_thread.wasm" >"$TMP/out" 2>"$TMP/err" < <(sleep 30)
+    timeout -k 5 20 "$WEFT" run "${margs[@]}" "$W/trap_from_thread.wasm" >"$TMP/out" 2>"$TMP/err" < <(quiet_stdin)
     rc=$?
     ms=0
     out=$(cat "$TMP/out"); err=$(cat "$TMP/err")
@@ -137,11 +153,13 @@ case_one_runner() {
     [ "$out" = "output 5999994" ] || expect "stdout differs"
     verdict spin_flag_one_runner
     rm -f "$TMP/in"; mkfifo "$TMP/in"
-    timeout -k 5 30 "$WEFT" run --sched "$MODE" "${one[@]}" "$W/mixed_waits.wasm" \
+    timeout -k 5 30 "$WEFT" run "${margs[@]}" "${one[@]}" "$W/mixed_waits.wasm" \
         <"$TMP/in" >"$TMP/out" 2>"$TMP/err" &
     local pid=$! before=no
     exec 7>"$TMP/in"
+    [ -n "$det" ] && before=yes # the read holds the schedule: stdin comes at once
     for _ in $(seq 1 2000); do
+        [ -n "$det" ] && break
         if grep -q '^timeouts' "$TMP/out"; then before=yes; break; fi
         kill -0 "$pid" 2>/dev/null || break
         sleep 0.01
@@ -162,7 +180,7 @@ case_one_runner() {
 # two runners in pool mode (a few hundred OS threads in os mode).
 case_many() {
     local n=500
-    [ "$MODE" = pool ] && n=10000
+    [ "$MODE" = os ] || n=10000
     run many_waiters 120 --runners 2 --max-threads $((n + 1)) "$W/many_waiters.wasm" "$n"
     [ "$rc" -eq 0 ] || expect "exit $rc, expected 0"
     [ "$out" = $'waiting '"$n"$'\nreleased '"$n" ] || expect "stdout differs"
@@ -225,8 +243,53 @@ case_load() {
     done
 }
 
+# Deterministic mode replays: race.wasm loses increments depending on the
+# interleaving; one seed must give one counter (20 runs), and 20 seeds
+# more than one counter.
+case_race() {
+    local first="" same=yes i o
+    for ((i = 0; i < 20; i++)); do
+        o=$(timeout -k 5 30 "$WEFT" run --deterministic 7 "$W/race.wasm")
+        [ -n "$first" ] || first=$o
+        [ "$o" = "$first" ] || same="no ($first, then $o)"
+    done
+    local distinct
+    distinct=$(for i in $(seq 1 20); do timeout -k 5 30 "$WEFT" run --deterministic "$i" "$W/race.wasm"; done |
+        sort -u | wc -l)
+    rc=0 ms=0 out="$first" err=""
+    [[ "$first" == "counter "* ]] || expect "no counter printed"
+    [ "$same" = yes ] || expect "seed 7 gave different counters: $same"
+    [ "$distinct" -ge 2 ] || expect "20 seeds gave $distinct counter(s), expected at least 2"
+    echo "deterministic race.wasm: seed 7 -> $first in 20 of 20 runs; $distinct distinct counters over seeds 1..20"
+    verdict race_replay
+}
+
+# --explore finds the rare order of check_then_act.wasm (both threads win
+# a slot only one should get) and the seed it reports replays it.
+case_explore() {
+    local t0; t0=$(now_ms)
+    timeout -k 5 120 "$WEFT" run --explore 1000 "$W/check_then_act.wasm" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    ms=$(( $(now_ms) - t0 ))
+    out=$(cat "$TMP/out"); err=$(cat "$TMP/err")
+    [ "$rc" -eq 1 ] || expect "exit $rc, expected 1 (outcomes differ)"
+    has "$out" "explored 1000 runs (seeds 1..1000): 2 distinct outcomes" || expect "not 2 outcomes"
+    local seed
+    seed=$(sed -n 's/.*"winners 2 "; replay: weft run --deterministic \([0-9]*\) .*/\1/p' <<<"$out")
+    if [ -z "$seed" ]; then
+        expect "no seed for the buggy outcome"
+    else
+        local again
+        again=$(timeout -k 5 30 "$WEFT" run --deterministic "$seed" "$W/check_then_act.wasm")
+        [ "$again" = "winners 2" ] || expect "--deterministic $seed printed '$again', not 'winners 2'"
+        echo "explore: $(grep -c 'runs:' <<<"$out") outcomes in 1000 runs ($ms ms); the bug: $(sed -n 's/^  \([0-9]*\) runs: .*winners 2.*/\1/p' <<<"$out") runs, replayed by seed $seed"
+    fi
+    verdict explore_check_then_act
+}
+
 for ((round = 1; round <= COUNT; round++)); do
   for MODE in $SCHED; do
+    set_mode
     simple mutex_counter "counter 80000"
     simple condvar $'items 10000\nsum 25005000'
     simple barrier $'rounds 200\nbad 0'
@@ -244,6 +307,7 @@ for ((round = 1; round <= COUNT; round++)); do
     case_limit
     case_load
   done
+  MODE=det; set_mode; case_race; case_explore
     if [ "$COUNT" -gt 1 ] && [ $((round % 10)) -eq 0 ]; then
         echo "round $round/$COUNT: $pass passed, $fail failed"
     fi
