@@ -566,6 +566,12 @@ typedef struct weft_sched_config {
        same seed and inputs give the same interleaving and output. */
     bool deterministic;
     uint64_t seed;
+    /* Deterministic mode's strategy: 0 = a random walk (random step
+       lengths, a random ready agent next); d = 1..8: PCT of depth d (random
+       priorities, d-1 priority drops at points drawn from the first
+       pct_steps executed safe points, default 100,000). */
+    uint32_t pct_depth;
+    uint64_t pct_steps;
 } weft_sched_config;
 
 /* Makes a scheduler and starts its runners. `config` is copied (NULL =
@@ -580,6 +586,9 @@ WEFT_API void weft_sched_free(weft_sched *sched);
    needs, like snprintf: "thread 2 of process 1 is waiting on address
    0x1040 (futex) after 5.01 s". Any thread, any time. */
 WEFT_API size_t weft_sched_dump(weft_sched *sched, char *buf, size_t size);
+/* Deterministic mode: the safe points executed so far by all its agents
+   (the length of a run, e.g. to choose pct_steps); 0 otherwise. */
+WEFT_API uint64_t weft_sched_executed(weft_sched *sched);
 
 /* ------------------------------------------------------------------------
  * Processes: a WASI command with wasi-threads.

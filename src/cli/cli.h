@@ -46,6 +46,7 @@ typedef enum cli_opt_id {
     CLI_OPT_DETERMINISTIC,
     CLI_OPT_EXPLORE,
     CLI_OPT_EXPLORE_SEED,
+    CLI_OPT_PCT,
     CLI_OPT_WASI,             /* -S KEY[=VALUE] */
     CLI_OPT_WASM,             /* -W KEY[=VALUE] */
     CLI_OPT_THREADS_PROPOSAL, /* -W threads[=y|n] */
@@ -109,6 +110,8 @@ typedef struct cli_run_opts {
     uint64_t seed;
     uint64_t explore;       /* --explore N: runs, 0 = not exploring */
     uint64_t explore_seed;  /* the first run's seed (default 1) */
+    uint32_t pct_depth;     /* --pct D[:STEPS]: deterministic runs use PCT of depth D */
+    uint64_t pct_steps;     /* ... over the first STEPS safe points (0: explore measures) */
     uint32_t runners;       /* its runner threads; 0 = the cores */
     uint32_t max_runners;   /* with replacements; 0 = the scheduler's default */
     const char **owned;     /* strings the options point into; freed after */

@@ -59,8 +59,12 @@ int cli_explore(const cli_run_opts *o, weft_engine *engine, weft_module *module,
         perror("error: --explore");
         goto out;
     }
-    for (uint64_t i = 0; i < o->explore; i++) {
-        uint64_t seed = o->explore_seed + i;
+    uint64_t pct_steps = o->pct_steps;
+    /* PCT needs the run's length: the run before the first (a random
+       walk) measures it when --pct gave none. */
+    for (uint64_t i = o->pct_depth && !pct_steps ? (uint64_t)-1 : 0; i == (uint64_t)-1 || i < o->explore; i++) {
+        bool measuring = i == (uint64_t)-1;
+        uint64_t seed = measuring ? o->explore_seed : o->explore_seed + i;
         if (ftruncate(out_fd, 0) != 0 || ftruncate(err_fd, 0) != 0) {
             perror("error: --explore");
             goto out;
@@ -75,7 +79,8 @@ int cli_explore(const cli_run_opts *o, weft_engine *engine, weft_module *module,
         weft_wasi *wasi = NULL;
         weft_sched *sched = NULL;
         weft_process *proc = NULL;
-        weft_sched_config sc = {.deterministic = true, .seed = seed};
+        weft_sched_config sc = {.deterministic = true, .seed = seed,
+                                .pct_depth = measuring ? 0 : o->pct_depth, .pct_steps = pct_steps};
         weft_process_config pc;
         memset(&pc, 0, sizeof pc);
         pc.max_threads = o->max_threads;
@@ -88,6 +93,7 @@ int cli_explore(const cli_run_opts *o, weft_engine *engine, weft_module *module,
         weft_process_outcome out;
         if (st == WEFT_OK) st = weft_process_run(proc, &out);
         weft_process_free(proc);
+        if (measuring) pct_steps = weft_sched_executed(sched) ? weft_sched_executed(sched) : 1;
         weft_sched_free(sched);
         weft_wasi_free(wasi);
         if (st != WEFT_OK) {
@@ -95,6 +101,7 @@ int cli_explore(const cli_run_opts *o, weft_engine *engine, weft_module *module,
                     weft_status_name(st), err.message);
             goto out;
         }
+        if (measuring) continue;
         char start[sizeof groups->first_out];
         uint64_t h = cli_memfd_hash(out_fd, start, sizeof start);
         int32_t code = out.end == WEFT_PROCESS_EXIT ? out.exit_code
@@ -134,10 +141,13 @@ int cli_explore(const cli_run_opts *o, weft_engine *engine, weft_module *module,
     printf("explored %llu runs (seeds %llu..%llu): %zu distinct outcome%s\n",
            (unsigned long long)o->explore, (unsigned long long)o->explore_seed,
            (unsigned long long)(o->explore_seed + o->explore - 1), ngroups, ngroups == 1 ? "" : "s");
+    char pct[48] = "";
+    if (o->pct_depth)
+        snprintf(pct, sizeof pct, " --pct %u:%llu", o->pct_depth, (unsigned long long)pct_steps);
     for (size_t g = 0; g < ngroups; g++)
-        printf("  %llu runs: %s, stdout %016llx \"%s\"; replay: weft run --deterministic %llu %s\n",
+        printf("  %llu runs: %s, stdout %016llx \"%s\"; replay: weft run --deterministic %llu%s %s\n",
                (unsigned long long)groups[g].count, groups[g].what, (unsigned long long)groups[g].out_hash,
-               groups[g].first_out, (unsigned long long)groups[g].first_seed, o->file);
+               groups[g].first_out, (unsigned long long)groups[g].first_seed, pct, o->file);
     rc = ngroups == 1 ? 0 : CLI_EXIT_FAILURE;
 out:
     free(groups);

@@ -243,6 +243,26 @@ static int cli_apply(cli_run_opts *o, cli_opt_id id, const char *v, const char *
         else o->explore_seed = n;
         return 0;
     }
+    case CLI_OPT_PCT: {
+        char depth[16];
+        const char *colon = strchr(v, ':');
+        size_t n = colon ? (size_t)(colon - v) : strlen(v);
+        char *end = NULL;
+        errno = 0;
+        unsigned long long steps = colon ? strtoull(colon + 1, &end, 0) : 0;
+        if (n == 0 || n >= sizeof depth || (colon && (!colon[1] || *end || errno || colon[1] == '-' || !steps))) {
+            cli_usage_error("bad --pct '%s': expected D or D:STEPS (D from 1 to 8)", v);
+            return -1;
+        }
+        memcpy(depth, v, n);
+        depth[n] = '\0';
+        if (cli_parse_count(depth, 8, &o->pct_depth)) {
+            cli_usage_error("bad --pct '%s': expected D or D:STEPS (D from 1 to 8)", v);
+            return -1;
+        }
+        o->pct_steps = steps;
+        return 0;
+    }
     case CLI_OPT_MAX_RUNNERS:
         if (cli_parse_count(v, 4096, &o->max_runners)) {
             cli_usage_error("bad --max-runners '%s': expected a number from 1 to 4096", v);

@@ -63,6 +63,11 @@ const cli_option cli_options[] = {
      "it ended, a hash of stdout) with its count and the first seed that gives it, for "
      "--deterministic SEED to replay. Exit 1 when the outcomes differ."},
     {CLI_OPT_EXPLORE_SEED, "--explore-seed", "S", "The first seed of --explore (default 1)."},
+    {CLI_OPT_PCT, "--pct", "D[:STEPS]",
+     "With --deterministic or --explore: schedule by PCT of depth D (1 to 8: random thread "
+     "priorities, D-1 priority drops at points drawn from the first STEPS executed safe "
+     "points) instead of a random walk. --explore measures STEPS with a first run when it "
+     "is not given, and prints it in each replay command."},
     {CLI_OPT_MAX_RUNNERS, "--max-runners", "N",
      "Runner threads of --sched pool at most, replacements of runners held in host calls "
      "included (default 4 x runners + 4)."},

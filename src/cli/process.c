@@ -54,7 +54,8 @@ static weft_status cli_pool_start(cli_pool *d, weft_engine *engine, const cli_ru
     atomic_init(&d->done, false);
     pthread_sigmask(SIG_BLOCK, &set, &d->old_mask);
     weft_sched_config sc = {.runners = o->runners, .max_runners = o->max_runners,
-                            .deterministic = o->deterministic, .seed = o->seed};
+                            .deterministic = o->deterministic, .seed = o->seed,
+                            .pct_depth = o->pct_depth, .pct_steps = o->pct_steps};
     weft_status st = weft_sched_new(engine, &sc, &d->sched, err);
     if (st == WEFT_OK) d->dumping = pthread_create(&d->dumper, NULL, cli_dump_main, d) == 0;
     return st;

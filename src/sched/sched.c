@@ -48,6 +48,14 @@
  * safe point, timers fire against it after each step, and when nothing
  * is ready it jumps to the earliest deadline. Nothing here then depends
  * on time or on another thread, so the seed fixes the interleaving.
+ * With pct_depth d > 0 the draw is PCT's instead (probabilistic
+ * concurrency testing, Burckhardt et al. 2010): every agent has a random
+ * priority, the highest ready one runs (a woken agent of higher priority
+ * takes over at the running one's next safe point), and at d-1 points
+ * drawn from the first pct_steps executed safe points the running agent
+ * drops below every other; a step still ends after 4096 safe points, and
+ * then the agent drops below every other too, so a spinning agent cannot
+ * hold the runner (PCT itself assumes programs that never spin).
  *
  * The monitor thread ticks every half slice while any runner is busy, and
  * otherwise sleeps until the next deadline: it fires due timers, asks
@@ -117,6 +125,12 @@ struct weft_sched {
     bool det;
     uint64_t rng, rng_data;
     _Atomic int64_t vclock;
+    uint64_t points;         /* safe points executed, all agents */
+    uint32_t pct_depth;      /* 0: random walk */
+    uint64_t pct_change[8];  /* PCT: the change points (safe point counts), ascending */
+    uint32_t pct_next;       /* the next of them */
+    int64_t pct_low;         /* the lowest priority given so far (0 down) */
+    sched_agent *det_running;
     sched_agent *live, *live_tail; /* every agent not ended, oldest first */
     uint32_t nlive;
 };
@@ -201,6 +215,8 @@ static void sched_ready_locked(weft_sched *s, sched_agent *a, uint8_t reason) {
     sched_timer_remove(s, a);
     if (a->io_wait) sched_io_disarm_locked(s, a);
     a->exec->wake_reason = reason;
+    if (s->pct_depth && s->det_running && a != s->det_running && a->prio > s->det_running->prio)
+        atomic_fetch_or_explicit(&s->det_running->exec->attention, WEFT_ATTN_SUSPEND, memory_order_relaxed);
     a->state = SCHED_READY;
     a->since = sched_now();
     a->next = NULL;
@@ -257,6 +273,43 @@ static uint64_t sched_rand(uint64_t *state) {
 /* Deterministic mode's pick: any ready agent of the highest level with
    one, drawn from the PRNG (the FIFOs only give the draw its order). */
 static sched_agent *sched_take_random_locked(weft_sched *s) {
+    if (s->pct_depth) {
+        /* PCT: the ready agent of highest priority, any level. */
+        sched_agent *best = NULL, *best_before = NULL;
+        sched_group *best_g = NULL, *best_prev = NULL;
+        int best_l = 0;
+        for (int l = 0; l < SCHED_LEVELS; l++) {
+            sched_group *tail = s->ring[l];
+            if (!tail) continue;
+            sched_group *prev = tail, *g = tail->next;
+            for (;;) {
+                sched_agent *before = NULL;
+                for (sched_agent *a = g->head; a; before = a, a = a->next)
+                    if (!best || a->prio > best->prio) {
+                        best = a, best_before = before, best_g = g, best_prev = prev, best_l = l;
+                    }
+                if (g == tail) break;
+                prev = g;
+                g = g->next;
+            }
+        }
+        if (!best) return NULL;
+        sched_group *g = best_g;
+        if (best_before) best_before->next = best->next;
+        else g->head = best->next;
+        if (g->tail == best) g->tail = best_before;
+        if (!g->head) {
+            g->queued = false;
+            if (g == best_prev) {
+                s->ring[best_l] = NULL;
+            } else {
+                best_prev->next = g->next;
+                if (s->ring[best_l] == g) s->ring[best_l] = best_prev;
+            }
+        }
+        best->next = NULL;
+        return best;
+    }
     for (int l = 0; l < SCHED_LEVELS; l++) {
         sched_group *tail = s->ring[l];
         if (!tail) continue;
@@ -297,6 +350,13 @@ static sched_agent *sched_take_random_locked(weft_sched *s) {
 /* A step's length in deterministic mode: half the time a few safe points
    (interleavings inside short critical sections), else up to 4096. */
 static uint64_t sched_det_slice(weft_sched *s) {
+    if (s->pct_depth) {
+        uint64_t slice = 4096;
+        if (s->pct_next < s->pct_depth - 1 && s->pct_change[s->pct_next] > s->points &&
+            s->pct_change[s->pct_next] - s->points < slice)
+            slice = s->pct_change[s->pct_next] - s->points;
+        return slice;
+    }
     uint64_t r = sched_rand(&s->rng);
     return (r & 1) ? 1 + (r >> 1) % 16 : 1 + (r >> 1) % 4096;
 }
@@ -557,6 +617,7 @@ static void *sched_runner_main(void *arg) {
         }
         if (!a) break;
         if (s->det) {
+            s->det_running = a;
             a->slice_given = a->exec->slice_left = sched_det_slice(s);
             atomic_fetch_or_explicit(&a->exec->attention, EXEC_ATTN_SLICE, memory_order_relaxed);
         }
@@ -579,6 +640,16 @@ static void *sched_runner_main(void *arg) {
             int64_t done = (int64_t)(a->slice_given - a->exec->slice_left);
             int64_t now = atomic_fetch_add_explicit(&s->vclock, done * SCHED_DET_NS_PER_POINT,
                                                     memory_order_relaxed) + done * SCHED_DET_NS_PER_POINT;
+            s->det_running = NULL;
+            s->points += (uint64_t)done;
+            if (s->pct_depth && st == WEFT_SUSPENDED && a->exec->slice_left == 0) {
+                /* The step reached a change point (drop below everyone) or
+                   the bound (a new random priority). */
+                if (s->pct_next < s->pct_depth - 1 && s->points >= s->pct_change[s->pct_next])
+                    a->prio = (int64_t)(s->pct_depth - 1 - s->pct_next++);
+                else
+                    a->prio = --s->pct_low; /* a spinner: below everyone, so all others go first */
+            }
             a->slice_given = a->exec->slice_left = 0;
             sched_step_done_locked(s, a, st);
             sched_fire_timers_locked(s, now);
@@ -687,6 +758,7 @@ sched_agent *sched_agent_start(sched_group *g, weft_exec *e, void *owner) {
     a->timer = SCHED_NO_TIMER;
     e->parker = &a->parker;
     pthread_mutex_lock(&s->lock);
+    if (s->pct_depth) a->prio = (int64_t)s->pct_depth + (int64_t)(sched_rand(&s->rng) >> 2); /* above every change point's */
     if (s->free_slots.len) {
         a->slot = s->free_slots.data[--s->free_slots.len];
         s->slots.data[a->slot] = a;
@@ -747,9 +819,17 @@ weft_status weft_sched_new(weft_engine *engine, const weft_sched_config *config,
     s->slice = cfg.slice_ns ? (int64_t)cfg.slice_ns : (int64_t)SCHED_DEFAULT_SLICE_NS;
     if (cfg.deterministic) {
         s->det = true;
+        s->pct_depth = cfg.pct_depth > 8 ? 8 : cfg.pct_depth;
+        uint64_t steps = cfg.pct_steps ? cfg.pct_steps : 100000;
         s->rng = cfg.seed;
         s->rng_data = cfg.seed ^ 0x5DEECE66Dull;
         atomic_init(&s->vclock, SCHED_DET_START_NS);
+        for (uint32_t i = 0; i + 1 < s->pct_depth; i++) { /* d-1 change points, sorted */
+            uint64_t c = 1 + sched_rand(&s->rng) % steps;
+            uint32_t j = i;
+            for (; j > 0 && s->pct_change[j - 1] > c; j--) s->pct_change[j] = s->pct_change[j - 1];
+            s->pct_change[j] = c;
+        }
     }
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
@@ -840,6 +920,14 @@ static size_t sched_describe_locked(sched_agent *a, int64_t now, char *buf, size
             return (size_t)snprintf(buf, size, "%s is in a host call (a WASI call or an import)\n", who);
         return (size_t)snprintf(buf, size, "%s is running\n", who);
     }
+}
+
+uint64_t weft_sched_executed(weft_sched *s) {
+    if (!s) return 0;
+    pthread_mutex_lock(&s->lock);
+    uint64_t n = s->points;
+    pthread_mutex_unlock(&s->lock);
+    return n;
 }
 
 size_t weft_sched_dump(weft_sched *s, char *buf, size_t size) {

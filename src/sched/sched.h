@@ -43,6 +43,7 @@ struct sched_agent {
     struct pollfd *io, io_one;
     size_t nio;
     uint64_t slice_given;    /* deterministic mode: safe points of this step */
+    int64_t prio;            /* deterministic PCT: its priority (higher runs) */
     sched_agent *next;       /* in its group's ready FIFO */
     sched_agent *live_prev, *live_next; /* every agent not ended */
 };

@@ -193,7 +193,7 @@ weft_status thr_thread_launch_locked(thr_process *p, thr_thread *t, weft_error *
 }
 
 /* wasi.thread-spawn(start_arg) -> tid, or -EAGAIN. */
-static int32_t thr_spawn(thr_process *p, int32_t start_arg) {
+static int32_t thr_spawn(thr_process *p, weft_caller *caller, int32_t start_arg) {
     pthread_mutex_lock(&p->lock);
     if (atomic_load_explicit(&p->ending, memory_order_relaxed)) {
         pthread_mutex_unlock(&p->lock);
@@ -256,6 +256,12 @@ static int32_t thr_spawn(thr_process *p, int32_t start_arg) {
     if (st == WEFT_OK && atomic_load_explicit(&p->ending, memory_order_relaxed))
         st = base_fail(&err, WEFT_ERR_MISUSE, "the process is ending");
     if (st == WEFT_OK) st = thr_thread_launch_locked(p, t, &err);
+    if (st == WEFT_ERR_TRAP && err.trap == WEFT_TRAP_OUT_OF_FUEL) {
+        /* The new instance's start function (a shared memory's init)
+           found the budget spent: the spawning thread ran out of fuel. */
+        thr_thread *self = caller && caller->exec ? caller->exec->group_member : NULL;
+        thr_end_locked(p, WEFT_PROCESS_TRAP, 0, self ? self->tid : 0, &err);
+    }
     if (st != WEFT_OK) {
         thr_thread_discard(t);
         if (!atomic_load_explicit(&p->ending, memory_order_relaxed))
@@ -271,8 +277,7 @@ static int32_t thr_spawn(thr_process *p, int32_t start_arg) {
 
 weft_status thr_spawn_host(weft_caller *caller, void *env, const weft_val *args,
                            weft_val *results) {
-    (void)caller;
     results[0].type = WEFT_I32;
-    results[0].of.i32 = thr_spawn(env, args[0].of.i32);
+    results[0].of.i32 = thr_spawn(env, caller, args[0].of.i32);
     return WEFT_OK;
 }

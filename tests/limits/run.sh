@@ -123,6 +123,18 @@ for mode in os pool; do
     r "fuel-spinning-threads-$mode" 134 "" "^error: thread [0-9]+: all fuel consumed$" -- \
         run --sched $mode --fuel 1M "$T/spinners.wasm" 3
 done
+# The fuel running out anywhere, in a spawn too (a new thread's instance
+# runs the shared memory's init, which takes fuel): always the fuel trap,
+# never a failed spawn. Deterministic runs put the end at every point.
+sweep_bad=""
+for n in $(seq 50 53 4000); do
+    timeout 60 "$WEFT" run --deterministic 1 --fuel "$n" "$T/spinners.wasm" 3 >"$TMP/out" 2>"$TMP/err" </dev/null
+    rc=$?
+    if [ "$rc" -ne 134 ] || ! grep -q "^error: thread [0-9]*: all fuel consumed$" "$TMP/err"; then
+        sweep_bad+=" fuel $n: exit $rc, $(head -n 1 "$TMP/err");"
+    fi
+done
+if [ -z "$sweep_bad" ]; then ok; else bad "fuel-sweep-spawn:$sweep_bad"; fi
 # A threaded program with enough fuel: the same output as without.
 "$WEFT" run "$T/join.wasm" >"$TMP/join.plain" 2>&1
 r fuel-threads-enough 0 "$(cat "$TMP/join.plain")" "" -- run --fuel 10G "$T/join.wasm"

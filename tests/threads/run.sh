@@ -2,7 +2,8 @@
 # Thread scenarios (wasi-threads) against $1/weft: each guest in wasm/ is run
 # and its exit status, stdout, stderr and timing checked, in each scheduling
 # mode (os: --sched os, an OS thread per wasm thread; pool: --sched pool,
-# agents on runner threads; det:N: --deterministic N; SCHED="pool" picks
+# agents on runner threads; det:N: --deterministic N; pct:N: the same with
+# --pct 3; SCHED="pool" picks
 # one). In deterministic mode a blocking read holds the one runner until
 # its data comes, so the scenarios that read stdin get it at once there.
 #   tests/threads/run.sh BUILD [COUNT]   runs every scenario COUNT times
@@ -13,7 +14,7 @@
 set -u
 BUILD=${1:-build}
 COUNT=${2:-1}
-SCHED=${SCHED:-os pool det:1 det:2 det:3}
+SCHED=${SCHED:-os pool det:1 det:2 det:3 pct:1}
 cd "$(dirname "$0")/../.."
 WEFT=$BUILD/weft
 W=tests/threads/wasm
@@ -29,6 +30,7 @@ set_mode() {
     det=""
     case "$MODE" in
     det:*) det=1; margs=(--deterministic "${MODE#det:}") ;;
+    pct:*) det=1; margs=(--deterministic "${MODE#pct:}" --pct 3) ;;
     *) margs=(--sched "$MODE") ;;
     esac
 }
@@ -267,24 +269,26 @@ case_race() {
 # --explore finds the rare order of check_then_act.wasm (both threads win
 # a slot only one should get) and the seed it reports replays it.
 case_explore() {
-    local t0; t0=$(now_ms)
-    timeout -k 5 120 "$WEFT" run --explore 1000 "$W/check_then_act.wasm" >"$TMP/out" 2>"$TMP/err"
+    local strategy=("$@") t0; t0=$(now_ms)
+    timeout -k 5 120 "$WEFT" run --explore 1000 "${strategy[@]}" "$W/check_then_act.wasm" >"$TMP/out" 2>"$TMP/err"
     rc=$?
     ms=$(( $(now_ms) - t0 ))
     out=$(cat "$TMP/out"); err=$(cat "$TMP/err")
     [ "$rc" -eq 1 ] || expect "exit $rc, expected 1 (outcomes differ)"
     has "$out" "explored 1000 runs (seeds 1..1000): 2 distinct outcomes" || expect "not 2 outcomes"
     local seed
-    seed=$(sed -n 's/.*"winners 2 "; replay: weft run --deterministic \([0-9]*\) .*/\1/p' <<<"$out")
-    if [ -z "$seed" ]; then
+    local replay
+    replay=$(sed -n 's/.*"winners 2 "; replay: weft run \(--deterministic [0-9]*.*\) [^ ]*$/\1/p' <<<"$out")
+    if [ -z "$replay" ]; then
         expect "no seed for the buggy outcome"
     else
         local again
-        again=$(timeout -k 5 30 "$WEFT" run --deterministic "$seed" "$W/check_then_act.wasm")
-        [ "$again" = "winners 2" ] || expect "--deterministic $seed printed '$again', not 'winners 2'"
-        echo "explore: $(grep -c 'runs:' <<<"$out") outcomes in 1000 runs ($ms ms); the bug: $(sed -n 's/^  \([0-9]*\) runs: .*winners 2.*/\1/p' <<<"$out") runs, replayed by seed $seed"
+        # shellcheck disable=SC2086 # the replay's options, as printed
+        again=$(timeout -k 5 30 "$WEFT" run $replay "$W/check_then_act.wasm")
+        [ "$again" = "winners 2" ] || expect "'$replay' printed '$again', not 'winners 2'"
+        echo "explore ${strategy[*]:-(random walk)}: $(grep -c 'runs:' <<<"$out") outcomes in 1000 runs ($ms ms); the bug: $(sed -n 's/^  \([0-9]*\) runs: .*winners 2.*/\1/p' <<<"$out") runs, replayed by $replay"
     fi
-    verdict explore_check_then_act
+    verdict "explore_check_then_act${strategy[*]:+_pct}"
 }
 
 for ((round = 1; round <= COUNT; round++)); do
@@ -307,7 +311,7 @@ for ((round = 1; round <= COUNT; round++)); do
     case_limit
     case_load
   done
-  MODE=det; set_mode; case_race; case_explore
+  MODE=det; set_mode; case_race; case_explore; case_explore --pct 3
     if [ "$COUNT" -gt 1 ] && [ $((round % 10)) -eq 0 ]; then
         echo "round $round/$COUNT: $pass passed, $fail failed"
     fi
