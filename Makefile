@@ -44,7 +44,8 @@ FUZZ_SRC := $(filter-out fuzz/main.c,$(sort $(wildcard fuzz/*.c)))
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
 
 .PHONY: all test clean bench guests fuzz fuzz-bins install uninstall man
-all: $(BUILD)/libweft.a $(BUILD)/libweft.so $(BUILD)/weft $(BUILD)/weft-spectest $(UNIT_BIN) \
+all: $(BUILD)/libweft.a $(BUILD)/libweft.so $(BUILD)/weft $(BUILD)/weft-spectest \
+	$(BUILD)/weft-spectest-portable $(UNIT_BIN) \
 	$(BUILD)/weft-disasm $(FUZZ_BIN) $(BUILD)/fuzz/diff-exec
 
 $(BUILD)/obj/%.o: %.c
@@ -63,6 +64,20 @@ $(BUILD)/weft: $(CLI_OBJ) $(BUILD)/libweft.a
 
 $(BUILD)/weft-spectest: $(SPEC_OBJ) $(BUILD)/libweft.a
 	$(CC) -o $@ $(SPEC_OBJ) $(BUILD)/libweft.a $(LDFLAGS_ALL)
+
+# The spec runner over the portable C SIMD lanes (src/exec/simd.h with
+# WEFT_SIMD_PORTABLE=1): only the interpreter differs, so tests run both.
+$(BUILD)/obj/src/exec/interp-portable.o: src/exec/interp.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -DWEFT_SIMD_PORTABLE=1 -MMD -MP -c $< -o $@
+
+$(BUILD)/weft-spectest-portable: $(SPEC_OBJ) $(filter-out $(BUILD)/obj/src/exec/interp.o,$(LIB_OBJ)) \
+		$(BUILD)/obj/src/exec/interp-portable.o
+	$(CC) -o $@ $^ $(LDFLAGS_ALL)
+
+$(BUILD)/examples/%: examples/%.c examples/sha256.h $(BUILD)/libweft.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
 
 # Developer tools see the internal headers.
 $(BUILD)/weft-disasm: tools/disasm.c $(BUILD)/libweft.a
@@ -146,4 +161,4 @@ man: $(BUILD)/weft
 clean:
 	rm -rf $(BUILD)
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SPEC_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SPEC_OBJ:.o=.d) $(BUILD)/obj/src/exec/interp-portable.d

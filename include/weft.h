@@ -182,6 +182,7 @@ typedef struct weft_val {
         weft_func *func;   /* funcref; NULL is ref.null func */
         void *externref;   /* externref; NULL is ref.null extern */
         uint64_t bits;
+        uint8_t v128[16];  /* v128 (SIMD): its bytes, lane 0 first (little-endian) */
     } of;
 } weft_val;
 
@@ -205,6 +206,14 @@ typedef struct weft_config {
 } weft_config;
 
 #define WEFT_FEATURE_THREADS 0x1u /* shared memories, atomics, wait/notify */
+#define WEFT_FEATURE_SIMD 0x2u    /* fixed-width SIMD: the v128 type and the 0xFD
+                                     prefix; off, both are malformed */
+
+/* How this build and CPU run SIMD lanes: "portable C" (built with
+   -DWEFT_SIMD_PORTABLE=1, or not x86-64), "sse2", or "sse2+ssse3" (SSSE3
+   found at run time; shuffles and swizzles use it). A static string.
+   Thread-safe. */
+WEFT_API const char *weft_simd_backend(void);
 
 typedef struct weft_engine weft_engine;
 

@@ -48,6 +48,13 @@ if [ -d "$spec_root/threads" ]; then
 else
     echo "spec-threads: $spec_root/threads not found"; total_fail=$((total_fail + 1)); status=1
 fi
+# SIMD, with the vector unit and with the portable C lanes.
+if [ -d "$spec_root/simd" ]; then
+    run_suite spec-simd "$BUILD/weft-spectest" "$spec_root/simd"
+    run_suite spec-simd-portable "$BUILD/weft-spectest-portable" "$spec_root/simd"
+else
+    echo "spec-simd: $spec_root/simd not found"; total_fail=$((total_fail + 1)); status=1
+fi
 for s in tests/*/run.sh; do
     [ -f "$s" ] || continue
     run_suite "$(basename "$(dirname "$s")")" bash "$s" "$BUILD"

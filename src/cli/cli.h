@@ -50,6 +50,7 @@ typedef enum cli_opt_id {
     CLI_OPT_WASI,             /* -S KEY[=VALUE] */
     CLI_OPT_WASM,             /* -W KEY[=VALUE] */
     CLI_OPT_THREADS_PROPOSAL, /* -W threads[=y|n] */
+    CLI_OPT_SIMD_PROPOSAL,    /* -W simd[=y|n] */
 } cli_opt_id;
 
 typedef struct cli_option {
@@ -102,6 +103,7 @@ typedef struct cli_run_opts {
     const char *timeout_text; /* as written, for the message */
     uint64_t fuel;          /* --fuel; 0 = unmetered */
     bool no_threads_proposal; /* -W threads=n */
+    bool no_simd_proposal;    /* -W simd=n */
     uint64_t max_memory;    /* 0 = no bound */
     uint64_t max_stack;     /* 0 = CLI_DEFAULT_STACK */
     uint32_t max_threads;   /* wasi-threads alive at once; 0 = default (128) */

@@ -275,6 +275,12 @@ static int cli_apply(cli_run_opts *o, cli_opt_id id, const char *v, const char *
         o->no_threads_proposal = !on;
         return 0;
     }
+    case CLI_OPT_SIMD_PROPOSAL: {
+        bool on;
+        if (cli_parse_bool(v, &on)) break;
+        o->no_simd_proposal = !on;
+        return 0;
+    }
     case CLI_OPT_NOOP:
     case CLI_OPT_NONE:
     case CLI_OPT_WASI:
@@ -461,10 +467,10 @@ out:
 static void cli_version(void) {
     printf("weft %s\n", CLI_VERSION);
     if (strcmp(weft_version(), WEFT_VERSION) != 0) printf("libweft %s\n", weft_version());
-    printf("features: wasm-2.0 threads (shared memory, atomics, wait/notify) "
+    printf("features: wasm-2.0 simd (v128, %s) threads (shared memory, atomics, wait/notify) "
            "wasi-preview1 (%u functions, also wasi_unstable) wasi-threads sched-pool "
-           "fuel timeout\n", weft_wasi_function_count());
-    printf("not built in: simd, wasi-preview2, components, jit\n");
+           "fuel timeout\n", weft_simd_backend(), weft_wasi_function_count());
+    printf("not built in: relaxed-simd, wasi-preview2, components, jit\n");
     printf("build: %s%s%s\n",
 #if defined(__clang__)
            "clang " __clang_version__,

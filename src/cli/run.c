@@ -224,6 +224,26 @@ static int cli_parse_val(const char *s, weft_valtype t, weft_val *out) {
         memcpy(&out->of.f64_bits, &d, 8);
         return 0;
     }
+    case WEFT_V128: {
+        /* As wasmtime: one 128-bit number, 0x-hex (lane 0 in the lowest
+           digits) or decimal up to 2^64. */
+        if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+            size_t n = strlen(s + 2);
+            if (n == 0 || n > 32) return -1;
+            for (size_t i = 0; i < n; i++) {
+                char ch = s[2 + n - 1 - i];
+                int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                        : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+                if (d < 0) return -1;
+                out->of.v128[i / 2] |= (uint8_t)(d << (4 * (i % 2)));
+            }
+            return 0;
+        }
+        unsigned long long u = strtoull(s, &end, 10);
+        if (errno || end == s || *end || s[0] == '-') return -1;
+        memcpy(out->of.v128, &u, 8); /* little-endian host */
+        return 0;
+    }
     default:
         return -1;
     }
@@ -250,6 +270,11 @@ static void cli_print_val(const weft_val *v) {
     }
     case WEFT_FUNCREF: printf(v->of.func ? "<funcref>\n" : "<null funcref>\n"); break;
     case WEFT_EXTERNREF: printf(v->of.externref ? "<externref>\n" : "<null externref>\n"); break;
+    case WEFT_V128:
+        printf("0x");
+        for (int i = 15; i >= 0; i--) printf("%02x", v->of.v128[i]);
+        printf("\n");
+        break;
     default: printf("<%s>\n", weft_valtype_name(v->type)); break;
     }
 }
@@ -349,6 +374,7 @@ int cli_run(const cli_run_opts *o) {
     cfg.max_stack_bytes = o->max_stack ? o->max_stack : CLI_DEFAULT_STACK;
     cfg.max_memory_bytes = o->max_memory;
     if (o->no_threads_proposal) cfg.disabled_features |= WEFT_FEATURE_THREADS;
+    if (o->no_simd_proposal) cfg.disabled_features |= WEFT_FEATURE_SIMD;
     engine = weft_engine_new(&cfg);
     if (!engine) goto oom;
 

@@ -17,89 +17,15 @@
  *  - branches copy their values to the target label's home slots, then jump
  *    to a resolved code position; no label search at run time.
  */
-#include "code.h"
+#include "compiler.h"
 
 #include <stdio.h>
-
-#define T_UNKNOWN 0 /* the bottom type of an unreachable stack */
-#define CMP_MAX_CONSTS 1024 /* constant slots per function; more use CONST ops */
-#define NO_SLOT UINT32_MAX
-#define CONST_MARK 0xC0000000u /* entry slots from here on name constants */
-/* "No code position". Code positions are compared only by equality with
-   the current length, never computed backwards from it: `len - k` wraps
-   when the body has fewer than k words, and then meets this sentinel. */
-#define NO_POS UINT32_MAX
-
-typedef struct centry {
-    weft_valtype type;
-    uint32_t slot; /* where the value is: its home slot or a local's */
-} centry;
-
-enum { CTL_BLOCK, CTL_LOOP, CTL_IF, CTL_ELSE, CTL_FUNC };
-
-typedef struct ctl {
-    uint8_t kind;
-    bool unreachable;
-    uint32_t nparams, nresults;
-    const weft_valtype *params, *results;
-    uint32_t height;     /* operand stack height below the params */
-    uint32_t loop_pos;   /* loop: code position of the header */
-    uint32_t else_fix;   /* if: word to patch with the else position */
-    uint32_t temp_base;  /* if with params: saved copies for the else arm */
-    BASE_VEC(uint32_t) fixups; /* words to patch with the end position */
-} ctl;
-
-typedef struct compiler {
-    mod_module *m;
-    weft_error *err;
-    uint32_t func_index;
-    const mod_functype *type;
-    base_reader r;
-    uint32_t op_offset; /* module offset of the instruction being compiled */
-
-    const uint8_t *code_section_end; /* end of the last body */
-    BASE_VEC(uint64_t) consts; /* sorted distinct constants of the body */
-    uint32_t nconsts;          /* how many have markers (at most CMP_MAX_CONSTS) */
-    uint8_t *const_used;       /* per constant: needs a slot */
-    BASE_VEC(uint32_t) const_refs; /* code words holding constant markers */
-    uint32_t nlocals;
-    weft_valtype *local_types;
-    uint32_t ntemps, reserved_temps;
-    uint32_t base;       /* first operand-stack slot */
-    uint32_t max_height;
-
-    BASE_VEC(centry) stack;
-    BASE_VEC(ctl) ctls;
-    BASE_VEC(uint32_t) code;
-    BASE_VEC(uint32_t) pcmap;
-
-    uint32_t taken_offset; /* module offset of the last producer taken */
-    uint32_t copy_end;    /* code length right after the last COPY, for
-                             merging; NO_POS when the last op is not one */
-    uint32_t last_target; /* latest code position a branch may land on */
-    /* The last emitted operation whose only effect is writing one slot:
-       position of its dst word and the code length right after it. */
-    uint32_t producer_dst, producer_end;
-    bool oom;
-} compiler;
 
 /* ------------------------------------------------------------------------
  * Errors
  * ------------------------------------------------------------------------ */
 
-#define FAIL_IF(cond, status, ...)                                                 \
-    do {                                                                           \
-        if (cond) return cmp_fail(c, status, __VA_ARGS__);                         \
-    } while (0)
-#define INVALID_IF(cond, ...) FAIL_IF(cond, WEFT_ERR_INVALID, __VA_ARGS__)
-#define TRY(expr)                                                                  \
-    do {                                                                           \
-        weft_status st_ = (expr);                                                  \
-        if (st_ != WEFT_OK) return st_;                                            \
-    } while (0)
-
-__attribute__((format(printf, 3, 4))) static weft_status cmp_fail(compiler *c, weft_status st,
-                                                                  const char *fmt, ...) {
+weft_status cmp_fail(compiler *c, weft_status st, const char *fmt, ...) {
     char msg[256];
     va_list ap;
     va_start(ap, fmt);
@@ -116,39 +42,40 @@ static weft_status cmp_oom(compiler *c) {
 }
 
 /* A failed read inside an instruction: "unexpected end" and friends. */
-static weft_status cmp_read_fail(compiler *c) {
+weft_status cmp_read_fail(compiler *c) {
     return cmp_fail(c, WEFT_ERR_MALFORMED, "%s", c->r.why ? c->r.why : "unexpected end");
 }
 
-#define READ_U8(v) do { if (!base_read_u8(&c->r, (v))) return cmp_read_fail(c); } while (0)
-#define READ_U32(v) do { if (!base_read_u32(&c->r, (v))) return cmp_read_fail(c); } while (0)
 
 /* ------------------------------------------------------------------------
  * Emission
  * ------------------------------------------------------------------------ */
 
-static void emit(compiler *c, uint32_t w) {
+void cmp_emit(compiler *c, uint32_t w) {
     if (!BASE_VEC_PUSH(c->code, w)) c->oom = true;
 }
 
-static void emit_op(compiler *c, uint32_t op) {
+void cmp_emit_op(compiler *c, uint32_t op) {
     if (!BASE_VEC_RESERVE(c->pcmap, 2)) {
         c->oom = true;
         return;
     }
     c->pcmap.data[c->pcmap.len++] = (uint32_t)c->code.len;
     c->pcmap.data[c->pcmap.len++] = c->op_offset;
-    emit(c, op);
+    cmp_emit(c, op);
 }
 
 /* Emits a source operand: a slot, or a constant's marker to be replaced by
    the constant's slot once the frame layout is known. */
-static void emit_src(compiler *c, uint32_t slot) {
+void cmp_emit_src(compiler *c, uint32_t slot) {
     if (slot >= CONST_MARK && slot != NO_SLOT) {
         if (!BASE_VEC_PUSH(c->const_refs, (uint32_t)c->code.len)) c->oom = true;
         c->const_used[slot - CONST_MARK] = 1;
+    } else if (cmp_is_vconst(slot)) {
+        if (!BASE_VEC_PUSH(c->const_refs, (uint32_t)c->code.len)) c->oom = true;
+        c->vconst_used[slot - VCONST_MARK] = 1;
     }
-    emit(c, slot);
+    cmp_emit(c, slot);
 }
 
 static void emit_copy(compiler *c, uint32_t dst, uint32_t src) {
@@ -159,20 +86,34 @@ static void emit_copy(compiler *c, uint32_t dst, uint32_t src) {
            operation. The first stays first, so order is kept. A COPY is
            3 words, so at >= 3 here. */
         c->code.data[at - 3] = CMP_COPY2;
-        emit(c, dst);
-        emit_src(c, src);
+        cmp_emit(c, dst);
+        cmp_emit_src(c, src);
         c->copy_end = NO_POS;
         return;
     }
-    emit_op(c, CMP_COPY);
-    emit(c, dst);
-    emit_src(c, src);
+    cmp_emit_op(c, CMP_COPY);
+    cmp_emit(c, dst);
+    cmp_emit_src(c, src);
     c->copy_end = c->oom ? NO_POS : (uint32_t)c->code.len;
+}
+
+/* Copies a value of type t: a v128 moves both its slots in one operation
+   (it never names a constant). */
+static void emit_copy_t(compiler *c, uint32_t dst, uint32_t src, weft_valtype t) {
+    if (t != WEFT_V128) {
+        emit_copy(c, dst, src);
+        return;
+    }
+    if (dst == src) return;
+    cmp_emit_op(c, CMP_COPY128);
+    cmp_emit(c, dst);
+    cmp_emit_src(c, src);
+    c->copy_end = NO_POS;
 }
 
 /* Marks the operation just emitted, whose dst word is at `dst_pos`, as a
    pure producer that local.set may retarget. */
-static void mark_producer(compiler *c, uint32_t dst_pos) {
+void cmp_mark_producer(compiler *c, uint32_t dst_pos) {
     c->producer_dst = dst_pos;
     /* After a failed emit the words are not there: mark nothing. */
     c->producer_end = c->oom ? NO_POS : (uint32_t)c->code.len;
@@ -180,7 +121,7 @@ static void mark_producer(compiler *c, uint32_t dst_pos) {
 
 /* The operation that just computed `slot`, when it is the last one emitted
    (so its result is used nowhere else yet), or 0. */
-static uint32_t producer_of(const compiler *c, uint32_t slot) {
+uint32_t cmp_producer_of(const compiler *c, uint32_t slot) {
     if (c->producer_end != c->code.len || c->producer_end == NO_POS || c->oom) return 0;
     if (c->code.data[c->producer_dst] != slot) return 0;
     return c->code.data[c->producer_dst - 1];
@@ -188,7 +129,7 @@ static uint32_t producer_of(const compiler *c, uint32_t slot) {
 
 /* Removes that operation (whose operands are dst, a, b) to fuse it into
    its consumer; returns a and b as they were written. */
-static void take_producer(compiler *c, uint32_t *a, uint32_t *b) {
+void cmp_take_producer(compiler *c, uint32_t *a, uint32_t *b) {
     uint32_t at = c->producer_dst - 1;
     *a = c->code.data[at + 2];
     *b = c->code.data[at + 3];
@@ -279,7 +220,7 @@ static void peel_compare(compiler *c, uint32_t cond_slot, bool when_true, peeled
     if (!t) return;
     pk->op = when_true ? t : f;
     pk->unary = cmp == CMP_I32_EQZ || cmp == CMP_I64_EQZ;
-    pk->imm = cmp >= CMP_I32_ADD_IMM; /* the _IMM operations come last */
+    pk->imm = cmp >= CMP_I32_ADD_IMM && cmp <= CMP_I64_GE_U_IMM;
     pk->a = c->code.data[at + 2];
     pk->b = pk->unary ? 0 : c->code.data[at + 3];
     c->code.len = at;
@@ -292,16 +233,16 @@ static void peel_compare(compiler *c, uint32_t cond_slot, bool when_true, peeled
    peeled comparison if there is one. Returns the target word's position. */
 static uint32_t emit_cond_branch(compiler *c, const peeled *pk, uint32_t cond_slot, bool when_true) {
     if (pk->op) {
-        emit_op(c, pk->op);
-        emit_src(c, pk->a);
-        if (pk->imm) emit(c, pk->b);
-        else if (!pk->unary) emit_src(c, pk->b);
+        cmp_emit_op(c, pk->op);
+        cmp_emit_src(c, pk->a);
+        if (pk->imm) cmp_emit(c, pk->b);
+        else if (!pk->unary) cmp_emit_src(c, pk->b);
     } else {
-        emit_op(c, when_true ? CMP_BR_IF : CMP_BR_UNLESS);
-        emit_src(c, cond_slot);
+        cmp_emit_op(c, when_true ? CMP_BR_IF : CMP_BR_UNLESS);
+        cmp_emit_src(c, cond_slot);
     }
     uint32_t pos = (uint32_t)c->code.len;
-    emit(c, 0);
+    cmp_emit(c, 0);
     return pos;
 }
 
@@ -309,7 +250,15 @@ static uint32_t emit_cond_branch(compiler *c, const peeled *pk, uint32_t cond_sl
  * The operand stack
  * ------------------------------------------------------------------------ */
 
-static inline uint32_t home(const compiler *c, size_t index) { return c->base + (uint32_t)index; }
+/* Stack position h lives at the base plus the slots of the entries below
+   it (one each, two for a v128). Entries below a block's height never
+   change while the block is open, so labels' homes are stable. */
+uint32_t cmp_home(const compiler *c, size_t index) {
+    if (index < c->stack.len) return c->stack.data[index].home;
+    if (index == 0) return c->base;
+    const centry *below = &c->stack.data[index - 1];
+    return below->home + cmp_slot_width(below->type);
+}
 
 static ctl *top_ctl(compiler *c) { return &c->ctls.data[c->ctls.len - 1]; }
 
@@ -335,19 +284,20 @@ static bool is_const_slot(const compiler *c, uint32_t slot) {
     return slot >= CONST_MARK && slot != NO_SLOT;
 }
 
-static void push_at(compiler *c, weft_valtype t, uint32_t slot) {
-    centry e = {t, slot};
+void cmp_push_at(compiler *c, weft_valtype t, uint32_t slot) {
+    centry e = {t, slot, cmp_home(c, c->stack.len)};
     if (!BASE_VEC_PUSH(c->stack, e)) {
         c->oom = true;
         return;
     }
-    if (c->stack.len > c->max_height) c->max_height = (uint32_t)c->stack.len;
+    uint32_t top = e.home + cmp_slot_width(t) - c->base;
+    if (top > c->max_height) c->max_height = top;
 }
 
 /* Pushes a value that lives in its home slot; returns that slot. */
-static uint32_t push(compiler *c, weft_valtype t) {
-    uint32_t s = home(c, c->stack.len);
-    push_at(c, t, s);
+uint32_t cmp_push(compiler *c, weft_valtype t) {
+    uint32_t s = cmp_home(c, c->stack.len);
+    cmp_push_at(c, t, s);
     return s;
 }
 
@@ -359,7 +309,7 @@ static bool is_ref(weft_valtype t) {
 }
 
 /* Pops a value of type `expect` (T_UNKNOWN: any type). */
-static weft_status pop(compiler *c, weft_valtype expect, centry *out) {
+weft_status cmp_pop(compiler *c, weft_valtype expect, centry *out) {
     ctl *f = top_ctl(c);
     if (c->stack.len == f->height) {
         if (f->unreachable) {
@@ -382,7 +332,7 @@ static weft_status pop(compiler *c, weft_valtype expect, centry *out) {
 /* Pops the given types in reverse (the last one is on top). */
 static weft_status pop_types(compiler *c, uint32_t n, const weft_valtype *types) {
     centry e;
-    for (uint32_t i = n; i-- > 0;) TRY(pop(c, types[i], &e));
+    for (uint32_t i = n; i-- > 0;) TRY(cmp_pop(c, types[i], &e));
     return WEFT_OK;
 }
 
@@ -398,7 +348,7 @@ static weft_status check_top(compiler *c, uint32_t n, const weft_valtype *types)
     for (uint32_t i = n; i-- > 0;) {
         size_t before = c->stack.len;
         centry e;
-        st = pop(c, types[i], &e);
+        st = cmp_pop(c, types[i], &e);
         if (st != WEFT_OK) break;
         if (c->stack.len < before) keep[popped++] = c->stack.data[c->stack.len];
     }
@@ -412,9 +362,9 @@ static weft_status check_top(compiler *c, uint32_t n, const weft_valtype *types)
 /* Copies entry i home if it currently names a local. */
 static void materialise(compiler *c, size_t i) {
     centry *e = &c->stack.data[i];
-    uint32_t h = home(c, i);
+    uint32_t h = cmp_home(c, i);
     if (e->slot != h && e->slot != NO_SLOT) {
-        emit_copy(c, h, e->slot);
+        emit_copy_t(c, h, e->slot, e->type);
         e->slot = h;
     }
 }
@@ -434,9 +384,17 @@ static void materialise_local(compiler *c, uint32_t local) {
    overlaps the constants' slots (a function's results may). */
 static bool move_clobbers(const compiler *c, size_t i, uint32_t dst, uint32_t n) {
     uint32_t s = c->stack.data[i].slot;
-    if (s == home(c, i) || s == NO_SLOT) return false;
-    if (is_const_slot(c, s)) return dst < c->nlocals + c->nconsts && dst + n > c->nlocals;
-    return s >= dst && s < dst + n;
+    if (s == cmp_home(c, i) || s == NO_SLOT) return false;
+    if (is_const_slot(c, s) || cmp_is_vconst(s))
+        return dst < c->nlocal_slots + cmp_const_area(c) && dst + n > c->nlocal_slots;
+    return s + cmp_slot_width(c->stack.data[i].type) > dst && s < dst + n;
+}
+
+/* Slots taken by the top n values. */
+static uint32_t top_slots(const compiler *c, uint32_t n) {
+    uint32_t k = 0;
+    for (size_t i = c->stack.len - n; i < c->stack.len; i++) k += cmp_slot_width(c->stack.data[i].type);
+    return k;
 }
 
 /* Moves the top n values to slots dst..dst+n-1 (a label's home slots).
@@ -446,19 +404,21 @@ static bool move_clobbers(const compiler *c, size_t i, uint32_t dst, uint32_t n)
 static void emit_moves(compiler *c, uint32_t n, uint32_t dst, bool consume) {
     if (c->stack.len < n) return; /* unreachable code */
     size_t first = c->stack.len - n;
-    if (consume && n == 1 && c->stack.data[first].slot == home(c, first) && c->producer_end == c->code.len &&
-        c->code.data[c->producer_dst] == home(c, first)) {
+    if (consume && n == 1 && c->stack.data[first].slot == cmp_home(c, first) && c->producer_end == c->code.len &&
+        c->code.data[c->producer_dst] == cmp_home(c, first)) {
         /* The one value was just computed and is consumed here: compute
            it into its destination. */
         c->code.data[c->producer_dst] = dst;
         c->producer_end = NO_POS;
         return;
     }
+    uint32_t nslots = top_slots(c, n);
     for (size_t i = first; i < c->stack.len; i++)
-        if (move_clobbers(c, i, dst, n)) materialise(c, i);
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t s = c->stack.data[first + i].slot;
-        if (s != NO_SLOT) emit_copy(c, dst + i, s);
+        if (move_clobbers(c, i, dst, nslots)) materialise(c, i);
+    for (uint32_t i = 0, off = 0; i < n; i++) {
+        const centry *e = &c->stack.data[first + i];
+        if (e->slot != NO_SLOT) emit_copy_t(c, dst + off, e->slot, e->type);
+        off += cmp_slot_width(e->type);
     }
 }
 
@@ -466,9 +426,10 @@ static void emit_moves(compiler *c, uint32_t n, uint32_t dst, bool consume) {
 static bool in_place(compiler *c, uint32_t n, uint32_t dst) {
     if (c->stack.len < n) return true;
     size_t first = c->stack.len - n;
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0, off = 0; i < n; i++) {
         uint32_t s = c->stack.data[first + i].slot;
-        if (s != dst + i && s != NO_SLOT) return false;
+        if (s != dst + off && s != NO_SLOT) return false;
+        off += cmp_slot_width(c->stack.data[first + i].type);
     }
     return true;
 }
@@ -505,11 +466,11 @@ static void label_types(const ctl *f, uint32_t *n, const weft_valtype **types) {
 /* Emits a code-position word that will hold the address of label `f`. */
 static void emit_target(compiler *c, ctl *f) {
     if (f->kind == CTL_LOOP) {
-        emit(c, 0);
+        cmp_emit(c, 0);
         set_target(c, (uint32_t)c->code.len - 1, f->loop_pos);
     } else {
         if (!BASE_VEC_PUSH(f->fixups, (uint32_t)c->code.len)) c->oom = true;
-        emit(c, 0);
+        cmp_emit(c, 0);
     }
 }
 
@@ -528,6 +489,10 @@ static const weft_valtype single_types[256] = {
     [WEFT_V128] = WEFT_V128, [WEFT_FUNCREF] = WEFT_FUNCREF, [WEFT_EXTERNREF] = WEFT_EXTERNREF,
 };
 
+static bool simd_on(const compiler *c) {
+    return !(c->m->engine && (c->m->engine->config.disabled_features & WEFT_FEATURE_SIMD));
+}
+
 /* Block types (§5.4.1): 0x40, a value type, or a type index as s33. */
 static weft_status read_blocktype(compiler *c, ctl *f) {
     if (c->r.p < c->r.end) {
@@ -540,7 +505,7 @@ static weft_status read_blocktype(compiler *c, ctl *f) {
         if (b == WEFT_I32 || b == WEFT_I64 || b == WEFT_F32 || b == WEFT_F64 || b == WEFT_FUNCREF ||
             b == WEFT_EXTERNREF || b == WEFT_V128) {
             c->r.p++;
-            if (b == WEFT_V128) return cmp_fail(c, WEFT_ERR_INVALID, "SIMD (v128) is not supported yet");
+            if (b == WEFT_V128 && !simd_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed value type 0x7b (SIMD is off)");
             f->nparams = 0;
             f->nresults = 1;
             f->results = &single_types[b];
@@ -568,10 +533,11 @@ static weft_status open_block(compiler *c, ctl *f) {
        pushed back as home entries, so they move in any case. */
     size_t first_param = c->stack.len - top_ctl(c)->height >= f->nparams ? c->stack.len - f->nparams : c->stack.len;
     for (size_t i = 0; i < c->stack.len; i++)
-        if (i >= first_param || !is_const_slot(c, c->stack.data[i].slot)) materialise(c, i);
+        if (i >= first_param || !(is_const_slot(c, c->stack.data[i].slot) || cmp_is_vconst(c->stack.data[i].slot)))
+            materialise(c, i);
     TRY(pop_types(c, f->nparams, f->params));
     f->height = (uint32_t)c->stack.len;
-    for (uint32_t i = 0; i < f->nparams; i++) push(c, f->params[i]);
+    for (uint32_t i = 0; i < f->nparams; i++) cmp_push(c, f->params[i]);
     f->unreachable = false;
     f->fixups.data = NULL;
     f->fixups.len = f->fixups.cap = 0;
@@ -582,7 +548,7 @@ static weft_status open_block(compiler *c, ctl *f) {
 /* Checks the end of a block's arm and moves its results home. */
 static weft_status close_arm(compiler *c) {
     ctl *f = top_ctl(c);
-    uint32_t dst = f->kind == CTL_FUNC ? 0 : home(c, f->height);
+    uint32_t dst = f->kind == CTL_FUNC ? 0 : cmp_home(c, f->height);
     TRY(check_top(c, f->nresults, f->results));
     if (c->stack.len != (size_t)f->height + f->nresults && !(f->unreachable && c->stack.len <= (size_t)f->height + f->nresults))
         return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: block leaves %u values, expected %u",
@@ -604,11 +570,11 @@ static void emit_branch(compiler *c, ctl *f, bool consume) {
     label_types(f, &n, &types);
     if (f->kind == CTL_FUNC) {
         emit_moves(c, n, 0, consume);
-        emit_op(c, CMP_RETURN);
+        cmp_emit_op(c, CMP_RETURN);
         return;
     }
-    emit_moves(c, n, home(c, f->height), consume);
-    emit_op(c, CMP_BR);
+    emit_moves(c, n, cmp_home(c, f->height), consume);
+    cmp_emit_op(c, CMP_BR);
     emit_target(c, f);
 }
 
@@ -740,9 +706,9 @@ static uint32_t load_operand_form(uint32_t op, uint32_t load) {
 }
 
 static weft_status compile_numeric(compiler *c, const numeric_info *ni) {
-    centry a, b = {0, 0};
-    if (ni->arity == 2) TRY(pop(c, ni->at, &b));
-    TRY(pop(c, ni->at, &a));
+    centry a, b = {0, 0, 0};
+    if (ni->arity == 2) TRY(cmp_pop(c, ni->at, &b));
+    TRY(cmp_pop(c, ni->at, &a));
     if (ni->arity == 2) {
         bool wide = ni->at == WEFT_I64;
         uint32_t op = ni->op, imm = imm_candidate(c, op, b.slot, wide);
@@ -751,67 +717,67 @@ static weft_status compile_numeric(compiler *c, const numeric_info *ni) {
             a = b;
             b = t;
         }
-        if (imm == CMP_I32_AND_IMM && producer_of(c, a.slot) == CMP_I32_SHR_U_IMM) {
+        if (imm == CMP_I32_AND_IMM && cmp_producer_of(c, a.slot) == CMP_I32_SHR_U_IMM) {
             /* (x >> k) & mask, a bit field: one operation. */
             uint32_t x, shift;
-            take_producer(c, &x, &shift);
-            uint32_t dst = push(c, ni->rt);
-            emit_op(c, CMP_I32_SHR_U_AND);
+            cmp_take_producer(c, &x, &shift);
+            uint32_t dst = cmp_push(c, ni->rt);
+            cmp_emit_op(c, CMP_I32_SHR_U_AND);
             uint32_t dpos = (uint32_t)c->code.len;
-            emit(c, dst);
-            emit_src(c, x);
-            emit(c, shift);
-            emit(c, (uint32_t)c->consts.data[b.slot - CONST_MARK]);
-            mark_producer(c, dpos);
+            cmp_emit(c, dst);
+            cmp_emit_src(c, x);
+            cmp_emit(c, shift);
+            cmp_emit(c, (uint32_t)c->consts.data[b.slot - CONST_MARK]);
+            cmp_mark_producer(c, dpos);
             return WEFT_OK;
         }
         if (imm) {
-            uint32_t dst = push(c, ni->rt);
-            emit_op(c, imm);
+            uint32_t dst = cmp_push(c, ni->rt);
+            cmp_emit_op(c, imm);
             uint32_t dpos = (uint32_t)c->code.len;
-            emit(c, dst);
-            emit_src(c, a.slot);
-            emit(c, (uint32_t)c->consts.data[b.slot - CONST_MARK]);
-            mark_producer(c, dpos);
+            cmp_emit(c, dst);
+            cmp_emit_src(c, a.slot);
+            cmp_emit(c, (uint32_t)c->consts.data[b.slot - CONST_MARK]);
+            cmp_mark_producer(c, dpos);
             return WEFT_OK;
         }
     }
     if (ni->arity == 2) {
         /* An operand loaded just before and used only here: load it in the
            operation itself. */
-        uint32_t fused = load_operand_form(ni->op, producer_of(c, b.slot));
-        if (!fused && swapped_form[ni->op] == ni->op && (fused = load_operand_form(ni->op, producer_of(c, a.slot)))) {
+        uint32_t fused = load_operand_form(ni->op, cmp_producer_of(c, b.slot));
+        if (!fused && swapped_form[ni->op] == ni->op && (fused = load_operand_form(ni->op, cmp_producer_of(c, a.slot)))) {
             centry t = a;
             a = b;
             b = t;
         }
         if (fused) {
             uint32_t addr, offset, here = c->op_offset;
-            take_producer(c, &addr, &offset);
-            uint32_t dst = push(c, ni->rt);
+            cmp_take_producer(c, &addr, &offset);
+            uint32_t dst = cmp_push(c, ni->rt);
             c->op_offset = c->taken_offset; /* only the load can trap */
-            emit_op(c, fused);
+            cmp_emit_op(c, fused);
             c->op_offset = here;
             uint32_t dpos = (uint32_t)c->code.len;
-            emit(c, dst);
-            emit_src(c, a.slot);
-            emit_src(c, addr);
-            emit(c, offset);
-            mark_producer(c, dpos);
+            cmp_emit(c, dst);
+            cmp_emit_src(c, a.slot);
+            cmp_emit_src(c, addr);
+            cmp_emit(c, offset);
+            cmp_mark_producer(c, dpos);
             return WEFT_OK;
         }
     }
-    uint32_t dst = push(c, ni->rt);
-    emit_op(c, ni->op);
+    uint32_t dst = cmp_push(c, ni->rt);
+    cmp_emit_op(c, ni->op);
     uint32_t dpos = (uint32_t)c->code.len;
-    emit(c, dst);
-    emit_src(c, a.slot);
-    if (ni->arity == 2) emit_src(c, b.slot);
-    mark_producer(c, dpos);
+    cmp_emit(c, dst);
+    cmp_emit_src(c, a.slot);
+    if (ni->arity == 2) cmp_emit_src(c, b.slot);
+    cmp_mark_producer(c, dpos);
     return WEFT_OK;
 }
 
-static weft_status need_memory(compiler *c, uint32_t idx) {
+weft_status cmp_need_memory(compiler *c, uint32_t idx) {
     if (idx >= c->m->nmems) return cmp_fail(c, WEFT_ERR_INVALID, "unknown memory %u", idx);
     return WEFT_OK;
 }
@@ -822,11 +788,11 @@ static weft_status need_table(compiler *c, uint32_t idx) {
 }
 
 /* memarg (§5.4.6): alignment exponent, then offset. */
-static weft_status read_memarg(compiler *c, uint32_t bytes, uint32_t *offset) {
+weft_status cmp_read_memarg(compiler *c, uint32_t bytes, uint32_t *offset) {
     uint32_t align;
     READ_U32(&align);
     READ_U32(offset);
-    TRY(need_memory(c, 0));
+    TRY(cmp_need_memory(c, 0));
     if (align >= 32 || (1u << align) > bytes)
         return cmp_fail(c, WEFT_ERR_INVALID, "alignment must not be larger than natural");
     return WEFT_OK;
@@ -841,37 +807,37 @@ static weft_status compile_memory_op(compiler *c, uint8_t opcode) {
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         if (ops[i].code != opcode) continue;
         uint32_t offset = 0;
-        TRY(read_memarg(c, ops[i].bytes, &offset));
+        TRY(cmp_read_memarg(c, ops[i].bytes, &offset));
         centry addr, val;
         if (opcode <= 0x35) { /* loads */
-            TRY(pop(c, WEFT_I32, &addr));
+            TRY(cmp_pop(c, WEFT_I32, &addr));
             /* An address computed by the add just before, and used only
                here, is computed by the load itself. */
-            uint32_t prod = producer_of(c, addr.slot), a = 0, b = 0, fused = 0;
+            uint32_t prod = cmp_producer_of(c, addr.slot), a = 0, b = 0, fused = 0;
             if (prod == CMP_I32_ADD_IMM || prod == CMP_I32_ADD) {
-                take_producer(c, &a, &b);
+                cmp_take_producer(c, &a, &b);
                 fused = fused_load(ops[i].op, prod == CMP_I32_ADD_IMM);
             }
-            uint32_t dst = push(c, ops[i].type);
-            emit_op(c, fused ? fused : ops[i].op);
+            uint32_t dst = cmp_push(c, ops[i].type);
+            cmp_emit_op(c, fused ? fused : ops[i].op);
             uint32_t dpos = (uint32_t)c->code.len;
-            emit(c, dst);
+            cmp_emit(c, dst);
             if (fused) {
-                emit_src(c, a);
-                if (prod == CMP_I32_ADD_IMM) emit(c, b);
-                else emit_src(c, b);
+                cmp_emit_src(c, a);
+                if (prod == CMP_I32_ADD_IMM) cmp_emit(c, b);
+                else cmp_emit_src(c, b);
             } else {
-                emit_src(c, addr.slot);
+                cmp_emit_src(c, addr.slot);
             }
-            emit(c, offset);
-            mark_producer(c, dpos);
+            cmp_emit(c, offset);
+            cmp_mark_producer(c, dpos);
         } else {
-            TRY(pop(c, ops[i].type, &val));
-            TRY(pop(c, WEFT_I32, &addr));
-            emit_op(c, ops[i].op);
-            emit_src(c, addr.slot);
-            emit_src(c, val.slot);
-            emit(c, offset);
+            TRY(cmp_pop(c, ops[i].type, &val));
+            TRY(cmp_pop(c, WEFT_I32, &addr));
+            cmp_emit_op(c, ops[i].op);
+            cmp_emit_src(c, addr.slot);
+            cmp_emit_src(c, val.slot);
+            cmp_emit(c, offset);
         }
         return WEFT_OK;
     }
@@ -891,21 +857,22 @@ static weft_status compile_local_set(compiler *c, bool tee) {
     READ_U32(&idx);
     TRY(local_type(c, idx, &t));
     centry v;
-    TRY(pop(c, t, &v));
+    TRY(cmp_pop(c, t, &v));
+    idx = c->local_slots[idx];
     bool others = false;
     for (size_t i = 0; i < c->stack.len; i++)
         if (c->stack.data[i].slot == idx) others = true;
-    if (!others && v.slot == home(c, c->stack.len) && c->producer_end == c->code.len &&
+    if (!others && v.slot == cmp_home(c, c->stack.len) && c->producer_end == c->code.len &&
         c->code.len > 0 && c->code.data[c->producer_dst] == v.slot) {
         /* The value was just computed into its home slot: compute it into
            the local instead. */
         c->code.data[c->producer_dst] = idx;
     } else {
         materialise_local(c, idx);
-        if (v.slot != NO_SLOT) emit_copy(c, idx, v.slot);
+        if (v.slot != NO_SLOT) emit_copy_t(c, idx, v.slot, t);
     }
     c->producer_end = NO_POS;
-    if (tee) push_at(c, t, idx);
+    if (tee) cmp_push_at(c, t, idx);
     return WEFT_OK;
 }
 
@@ -916,15 +883,15 @@ static weft_status compile_call(compiler *c, const mod_functype *ft, uint32_t op
     TRY(check_top(c, ft->nparams, ft->params));
     if (c->stack.len - top_ctl(c)->height >= ft->nparams) materialise_from(c, c->stack.len - ft->nparams);
     TRY(pop_types(c, ft->nparams, ft->params));
-    uint32_t frame = home(c, c->stack.len);
-    emit_op(c, op);
-    emit(c, a);
+    uint32_t frame = cmp_home(c, c->stack.len);
+    cmp_emit_op(c, op);
+    cmp_emit(c, a);
     if (op == CMP_CALL_INDIRECT) {
-        emit(c, b);
-        emit_src(c, index->slot);
+        cmp_emit(c, b);
+        cmp_emit_src(c, index->slot);
     }
-    emit(c, frame);
-    for (uint32_t i = 0; i < ft->nresults; i++) push(c, ft->results[i]);
+    cmp_emit(c, frame);
+    for (uint32_t i = 0; i < ft->nresults; i++) cmp_push(c, ft->results[i]);
     return WEFT_OK;
 }
 
@@ -942,15 +909,15 @@ static weft_status need_data(compiler *c, uint32_t idx) {
    value, n) after up to two immediates (UINT32_MAX: none). */
 static weft_status emit_bulk(compiler *c, uint32_t op, uint32_t imm1, uint32_t imm2) {
     centry d, s, n;
-    TRY(pop(c, WEFT_I32, &n));
-    TRY(pop(c, WEFT_I32, &s));
-    TRY(pop(c, WEFT_I32, &d));
-    emit_op(c, op);
-    if (imm1 != UINT32_MAX) emit(c, imm1);
-    if (imm2 != UINT32_MAX) emit(c, imm2);
-    emit_src(c, d.slot);
-    emit_src(c, s.slot);
-    emit_src(c, n.slot);
+    TRY(cmp_pop(c, WEFT_I32, &n));
+    TRY(cmp_pop(c, WEFT_I32, &s));
+    TRY(cmp_pop(c, WEFT_I32, &d));
+    cmp_emit_op(c, op);
+    if (imm1 != UINT32_MAX) cmp_emit(c, imm1);
+    if (imm2 != UINT32_MAX) cmp_emit(c, imm2);
+    cmp_emit_src(c, d.slot);
+    cmp_emit_src(c, s.slot);
+    cmp_emit_src(c, n.slot);
     return WEFT_OK;
 }
 
@@ -968,14 +935,14 @@ static weft_status compile_misc(compiler *c) {
         READ_U8((uint8_t *)&b);
         b &= 0xFF;
         if (b != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
-        TRY(need_memory(c, 0));
+        TRY(cmp_need_memory(c, 0));
         TRY(need_data(c, a));
         return emit_bulk(c, CMP_MEMORY_INIT, a, UINT32_MAX);
     case 9: /* data.drop */
         READ_U32(&a);
         TRY(need_data(c, a));
-        emit_op(c, CMP_DATA_DROP);
-        emit(c, a);
+        cmp_emit_op(c, CMP_DATA_DROP);
+        cmp_emit(c, a);
         return WEFT_OK;
     case 10: /* memory.copy 0x00 0x00 */
     case 11: { /* memory.fill 0x00 */
@@ -986,7 +953,7 @@ static weft_status compile_misc(compiler *c) {
             READ_U8(&z);
             if (z != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
         }
-        TRY(need_memory(c, 0));
+        TRY(cmp_need_memory(c, 0));
         return emit_bulk(c, sub == 10 ? CMP_MEMORY_COPY : CMP_MEMORY_FILL, UINT32_MAX, UINT32_MAX);
     }
     case 12: /* table.init elemidx tableidx */
@@ -999,8 +966,8 @@ static weft_status compile_misc(compiler *c) {
     case 13: /* elem.drop */
         READ_U32(&a);
         if (a >= c->m->nelems) return cmp_fail(c, WEFT_ERR_INVALID, "unknown elem segment %u", a);
-        emit_op(c, CMP_ELEM_DROP);
-        emit(c, a);
+        cmp_emit_op(c, CMP_ELEM_DROP);
+        cmp_emit(c, a);
         return WEFT_OK;
     case 14: /* table.copy dst src */
         READ_U32(&a);
@@ -1012,36 +979,36 @@ static weft_status compile_misc(compiler *c) {
     case 15: { /* table.grow */
         READ_U32(&a);
         TRY(need_table(c, a));
-        TRY(pop(c, WEFT_I32, &n));
-        TRY(pop(c, c->m->tables[a].elem, &v));
-        uint32_t dst = push(c, WEFT_I32);
-        emit_op(c, CMP_TABLE_GROW);
-        emit(c, dst);
-        emit(c, a);
-        emit_src(c, v.slot);
-        emit_src(c, n.slot);
+        TRY(cmp_pop(c, WEFT_I32, &n));
+        TRY(cmp_pop(c, c->m->tables[a].elem, &v));
+        uint32_t dst = cmp_push(c, WEFT_I32);
+        cmp_emit_op(c, CMP_TABLE_GROW);
+        cmp_emit(c, dst);
+        cmp_emit(c, a);
+        cmp_emit_src(c, v.slot);
+        cmp_emit_src(c, n.slot);
         return WEFT_OK;
     }
     case 16: { /* table.size */
         READ_U32(&a);
         TRY(need_table(c, a));
-        uint32_t dst = push(c, WEFT_I32);
-        emit_op(c, CMP_TABLE_SIZE);
-        emit(c, dst);
-        emit(c, a);
+        uint32_t dst = cmp_push(c, WEFT_I32);
+        cmp_emit_op(c, CMP_TABLE_SIZE);
+        cmp_emit(c, dst);
+        cmp_emit(c, a);
         return WEFT_OK;
     }
     case 17: /* table.fill */
         READ_U32(&a);
         TRY(need_table(c, a));
-        TRY(pop(c, WEFT_I32, &n));
-        TRY(pop(c, c->m->tables[a].elem, &v));
-        TRY(pop(c, WEFT_I32, &d));
-        emit_op(c, CMP_TABLE_FILL);
-        emit(c, a);
-        emit_src(c, d.slot);
-        emit_src(c, v.slot);
-        emit_src(c, n.slot);
+        TRY(cmp_pop(c, WEFT_I32, &n));
+        TRY(cmp_pop(c, c->m->tables[a].elem, &v));
+        TRY(cmp_pop(c, WEFT_I32, &d));
+        cmp_emit_op(c, CMP_TABLE_FILL);
+        cmp_emit(c, a);
+        cmp_emit_src(c, d.slot);
+        cmp_emit_src(c, v.slot);
+        cmp_emit_src(c, n.slot);
         return WEFT_OK;
     default:
         return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0xfc %u", sub);
@@ -1054,17 +1021,17 @@ static weft_status compile_misc(compiler *c) {
 static weft_status compile_const(compiler *c, weft_valtype type, uint64_t bits) {
     uint32_t cs = const_slot(c, bits);
     if (cs != NO_SLOT) {
-        push_at(c, type, cs);
+        cmp_push_at(c, type, cs);
         return WEFT_OK;
     }
     bool wide = type == WEFT_I64 || type == WEFT_F64;
-    uint32_t dst = push(c, type);
-    emit_op(c, wide ? CMP_CONST64 : CMP_CONST32);
+    uint32_t dst = cmp_push(c, type);
+    cmp_emit_op(c, wide ? CMP_CONST64 : CMP_CONST32);
     uint32_t dpos = (uint32_t)c->code.len;
-    emit(c, dst);
-    emit(c, (uint32_t)bits);
-    if (wide) emit(c, (uint32_t)(bits >> 32));
-    mark_producer(c, dpos);
+    cmp_emit(c, dst);
+    cmp_emit(c, (uint32_t)bits);
+    if (wide) cmp_emit(c, (uint32_t)(bits >> 32));
+    cmp_mark_producer(c, dpos);
     return WEFT_OK;
 }
 
@@ -1088,14 +1055,14 @@ static weft_status missing_end(compiler *c) {
 static weft_status emit_atomic(compiler *c, uint32_t op, weft_valtype rt, uint32_t n,
                                const weft_valtype *types, uint32_t offset) {
     centry v[2], addr;
-    for (uint32_t i = n; i-- > 0;) TRY(pop(c, types[i], &v[i]));
-    TRY(pop(c, WEFT_I32, &addr));
-    uint32_t dst = rt ? push(c, rt) : 0;
-    emit_op(c, op);
-    if (rt) emit(c, dst);
-    emit_src(c, addr.slot);
-    for (uint32_t i = 0; i < n; i++) emit_src(c, v[i].slot);
-    emit(c, offset);
+    for (uint32_t i = n; i-- > 0;) TRY(cmp_pop(c, types[i], &v[i]));
+    TRY(cmp_pop(c, WEFT_I32, &addr));
+    uint32_t dst = rt ? cmp_push(c, rt) : 0;
+    cmp_emit_op(c, op);
+    if (rt) cmp_emit(c, dst);
+    cmp_emit_src(c, addr.slot);
+    for (uint32_t i = 0; i < n; i++) cmp_emit_src(c, v[i].slot);
+    cmp_emit(c, offset);
     return WEFT_OK;
 }
 
@@ -1114,7 +1081,7 @@ static weft_status compile_atomic(compiler *c) {
         uint8_t z;
         READ_U8(&z);
         if (z != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
-        emit_op(c, CMP_ATOMIC_FENCE);
+        cmp_emit_op(c, CMP_ATOMIC_FENCE);
         return WEFT_OK;
     }
     uint32_t bytes = 0, op = 0;
@@ -1133,7 +1100,7 @@ static weft_status compile_atomic(compiler *c) {
     }
     READ_U32(&align);
     READ_U32(&offset);
-    TRY(need_memory(c, 0));
+    TRY(cmp_need_memory(c, 0));
     if (align >= 32 || (1u << align) != bytes)
         return cmp_fail(c, WEFT_ERR_INVALID, "alignment must be equal to natural for atomics");
     const weft_valtype one[1] = {type}, wait[2] = {type, WEFT_I64}, two[2] = {type, type};
@@ -1158,7 +1125,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
 
     switch (opcode) {
     case 0x00: /* unreachable */
-        emit_op(c, CMP_UNREACHABLE);
+        cmp_emit_op(c, CMP_UNREACHABLE);
         set_unreachable(c);
         return WEFT_OK;
     case 0x01: /* nop */
@@ -1176,7 +1143,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
     case 0x04: /* if */
         nf.kind = CTL_IF;
         TRY(read_blocktype(c, &nf));
-        TRY(pop(c, WEFT_I32, &cond));
+        TRY(cmp_pop(c, WEFT_I32, &cond));
         peeled if_cmp;
         peel_compare(c, cond.slot, false, &if_cmp);
         TRY(open_block(c, &nf));
@@ -1184,10 +1151,13 @@ static weft_status compile_instr(compiler *c, bool *done) {
             /* The then-arm may overwrite the params' slots; keep copies for
                the else-arm in temps. */
             ctl *f = top_ctl(c);
-            f->temp_base = c->nlocals + c->nconsts + c->ntemps;
-            for (uint32_t i = 0; i < f->nparams; i++)
-                emit_copy(c, f->temp_base + i, home(c, f->height + i));
-            c->ntemps += f->nparams;
+            f->temp_base = c->nlocal_slots + cmp_const_area(c) + c->ntemps;
+            uint32_t off = 0;
+            for (uint32_t i = 0; i < f->nparams; i++) {
+                emit_copy_t(c, f->temp_base + off, cmp_home(c, f->height + i), f->params[i]);
+                off += cmp_slot_width(f->params[i]);
+            }
+            c->ntemps += off;
         }
         top_ctl(c)->else_fix = emit_cond_branch(c, &if_cmp, cond.slot, false);
         c->producer_end = NO_POS;
@@ -1196,16 +1166,17 @@ static weft_status compile_instr(compiler *c, bool *done) {
         ctl *f = top_ctl(c);
         if (f->kind != CTL_IF) return cmp_fail(c, WEFT_ERR_MALFORMED, "else without if");
         TRY(close_arm(c));
-        emit_op(c, CMP_BR);
+        cmp_emit_op(c, CMP_BR);
         emit_target(c, f);
         set_target(c, f->else_fix, (uint32_t)c->code.len);
         f->else_fix = UINT32_MAX;
         f->kind = CTL_ELSE;
         f->unreachable = false;
         c->stack.len = f->height;
-        for (uint32_t i = 0; i < f->nparams; i++) {
-            uint32_t s = push(c, f->params[i]);
-            emit_copy(c, s, f->temp_base + i);
+        for (uint32_t i = 0, off = 0; i < f->nparams; i++) {
+            uint32_t s = cmp_push(c, f->params[i]);
+            emit_copy_t(c, s, f->temp_base + off, f->params[i]);
+            off += cmp_slot_width(f->params[i]);
         }
         c->producer_end = NO_POS;
         return WEFT_OK;
@@ -1221,7 +1192,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
             set_target(c, f->else_fix, (uint32_t)c->code.len);
         }
         if (f->kind == CTL_FUNC) {
-            if (!f->unreachable) emit_op(c, CMP_RETURN);
+            if (!f->unreachable) cmp_emit_op(c, CMP_RETURN);
             BASE_VEC_FREE(f->fixups); /* returns never need patching */
             c->ctls.len--;
             *done = true;
@@ -1232,7 +1203,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         const weft_valtype *res = f->results;
         c->ctls.len--;
         c->stack.len = height;
-        for (uint32_t i = 0; i < n; i++) push(c, res[i]);
+        for (uint32_t i = 0; i < n; i++) cmp_push(c, res[i]);
         c->producer_end = NO_POS;
         return WEFT_OK;
     }
@@ -1250,7 +1221,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
     case 0x0D: { /* br_if */
         ctl *f;
         TRY(read_label(c, &f));
-        TRY(pop(c, WEFT_I32, &cond));
+        TRY(cmp_pop(c, WEFT_I32, &cond));
         uint32_t n;
         const weft_valtype *types;
         label_types(f, &n, &types);
@@ -1260,11 +1231,11 @@ static weft_status compile_instr(compiler *c, bool *done) {
             /* Dead code: the label's types replace whatever is there. */
             if (c->stack.len - top_ctl(c)->height < n) {
                 c->stack.len = top_ctl(c)->height;
-                for (uint32_t i = 0; i < n; i++) push_at(c, types[i], NO_SLOT);
+                for (uint32_t i = 0; i < n; i++) cmp_push_at(c, types[i], NO_SLOT);
             }
             return WEFT_OK;
         }
-        uint32_t dst = f->kind == CTL_FUNC ? 0 : home(c, f->height);
+        uint32_t dst = f->kind == CTL_FUNC ? 0 : cmp_home(c, f->height);
         peeled pk;
         if (f->kind != CTL_FUNC && in_place(c, n, dst)) {
             peel_compare(c, cond.slot, true, &pk);
@@ -1275,8 +1246,9 @@ static weft_status compile_instr(compiler *c, bool *done) {
             peel_compare(c, cond.slot, false, &pk);
             /* Values must move, but only when the branch is taken. */
             size_t first = c->stack.len - n;
+            uint32_t nslots = top_slots(c, n);
             for (size_t i = first; i < c->stack.len; i++)
-                if (move_clobbers(c, i, dst, n)) materialise(c, i);
+                if (move_clobbers(c, i, dst, nslots)) materialise(c, i);
             uint32_t skip = emit_cond_branch(c, &pk, cond.slot, false);
             emit_branch(c, f, false);
             set_target(c, skip, (uint32_t)c->code.len);
@@ -1295,7 +1267,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
             if (!base_read_u32(&c->r, &depths[i])) st = cmp_read_fail(c);
             else if (depths[i] >= c->ctls.len) st = cmp_fail(c, WEFT_ERR_INVALID, "unknown label %u", depths[i]);
         }
-        if (st == WEFT_OK) st = pop(c, WEFT_I32, &cond);
+        if (st == WEFT_OK) st = cmp_pop(c, WEFT_I32, &cond);
         /* §3.3.8 br_table: every label must accept the same number of
            values, and the operands must match each label's types. */
         uint32_t arity = 0;
@@ -1314,17 +1286,17 @@ static weft_status compile_instr(compiler *c, bool *done) {
         }
         if (st == WEFT_OK && !top_ctl(c)->unreachable) {
             materialise_from(c, c->stack.len >= arity ? c->stack.len - arity : 0);
-            emit_op(c, CMP_BR_TABLE);
-            emit_src(c, cond.slot);
-            emit(c, count);
+            cmp_emit_op(c, CMP_BR_TABLE);
+            cmp_emit_src(c, cond.slot);
+            cmp_emit(c, count);
             uint32_t table = (uint32_t)c->code.len;
-            for (uint32_t i = 0; i <= count; i++) emit(c, 0);
+            for (uint32_t i = 0; i <= count; i++) cmp_emit(c, 0);
             /* One stub per entry: moves, then the jump. */
             for (uint32_t i = 0; i <= count && !c->oom; i++) {
                 ctl *f = &c->ctls.data[c->ctls.len - 1 - depths[i]];
-                if (f->kind == CTL_LOOP && in_place(c, arity, home(c, f->height))) {
+                if (f->kind == CTL_LOOP && in_place(c, arity, cmp_home(c, f->height))) {
                     set_target(c, table + i, f->loop_pos);
-                } else if (f->kind != CTL_FUNC && in_place(c, arity, home(c, f->height))) {
+                } else if (f->kind != CTL_FUNC && in_place(c, arity, cmp_home(c, f->height))) {
                     if (!BASE_VEC_PUSH(f->fixups, table + i)) c->oom = true;
                 } else {
                     set_target(c, table + i, (uint32_t)c->code.len);
@@ -1361,12 +1333,12 @@ static weft_status compile_instr(compiler *c, bool *done) {
         if (idx >= c->m->ntypes) return cmp_fail(c, WEFT_ERR_INVALID, "unknown type %u", idx);
         if (c->m->tables[idx2].elem != WEFT_FUNCREF)
             return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: call_indirect needs a funcref table");
-        TRY(pop(c, WEFT_I32, &a));
+        TRY(cmp_pop(c, WEFT_I32, &a));
         TRY(compile_call(c, &c->m->types[idx], CMP_CALL_INDIRECT, idx, idx2, &a));
         c->producer_end = NO_POS;
         return WEFT_OK;
     case 0x1A: /* drop */
-        TRY(pop(c, T_UNKNOWN, &a));
+        TRY(cmp_pop(c, T_UNKNOWN, &a));
         return WEFT_OK;
     case 0x1B: /* select */
     case 0x1C: { /* select t* */
@@ -1379,31 +1351,31 @@ static weft_status compile_instr(compiler *c, bool *done) {
             if (!(is_num(t) || is_ref(t) || t == WEFT_V128) || t == T_UNKNOWN)
                 return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed value type");
         }
-        TRY(pop(c, WEFT_I32, &cond));
-        TRY(pop(c, t, &b));
-        TRY(pop(c, t, &a));
+        TRY(cmp_pop(c, WEFT_I32, &cond));
+        TRY(cmp_pop(c, t, &b));
+        TRY(cmp_pop(c, t, &a));
         if (opcode == 0x1B) {
-            if (!(is_num(a.type) && is_num(b.type)))
+            if (!((is_num(a.type) || a.type == WEFT_V128) && (is_num(b.type) || b.type == WEFT_V128)))
                 return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: select needs numeric operands");
             if (a.type != b.type && a.type != T_UNKNOWN && b.type != T_UNKNOWN)
                 return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: select operands differ");
             t = a.type == T_UNKNOWN ? b.type : a.type;
         }
-        uint32_t dst = push(c, t);
-        emit_op(c, CMP_SELECT);
+        uint32_t dst = cmp_push(c, t);
+        cmp_emit_op(c, t == WEFT_V128 ? CMP_SELECT128 : CMP_SELECT);
         uint32_t dpos = (uint32_t)c->code.len;
-        emit(c, dst);
-        emit_src(c, cond.slot);
-        emit_src(c, a.slot);
-        emit_src(c, b.slot);
-        mark_producer(c, dpos);
+        cmp_emit(c, dst);
+        cmp_emit_src(c, cond.slot);
+        cmp_emit_src(c, a.slot);
+        cmp_emit_src(c, b.slot);
+        cmp_mark_producer(c, dpos);
         return WEFT_OK;
     }
     case 0x20: { /* local.get */
         weft_valtype t = T_UNKNOWN;
         READ_U32(&idx);
         TRY(local_type(c, idx, &t));
-        push_at(c, t, idx);
+        cmp_push_at(c, t, c->local_slots[idx]);
         return WEFT_OK;
     }
     case 0x21: /* local.set */
@@ -1413,55 +1385,55 @@ static weft_status compile_instr(compiler *c, bool *done) {
     case 0x23: { /* global.get */
         READ_U32(&idx);
         if (idx >= c->m->nglobals) return cmp_fail(c, WEFT_ERR_INVALID, "unknown global %u", idx);
-        uint32_t dst = push(c, c->m->global_types[idx].type);
-        emit_op(c, CMP_GLOBAL_GET);
+        uint32_t dst = cmp_push(c, c->m->global_types[idx].type);
+        cmp_emit_op(c, c->m->global_types[idx].type == WEFT_V128 ? CMP_GLOBAL_GET128 : CMP_GLOBAL_GET);
         uint32_t dpos = (uint32_t)c->code.len;
-        emit(c, dst);
-        emit(c, idx);
-        mark_producer(c, dpos);
+        cmp_emit(c, dst);
+        cmp_emit(c, idx);
+        cmp_mark_producer(c, dpos);
         return WEFT_OK;
     }
     case 0x24: /* global.set */
         READ_U32(&idx);
         if (idx >= c->m->nglobals) return cmp_fail(c, WEFT_ERR_INVALID, "unknown global %u", idx);
         if (!c->m->global_types[idx].mut) return cmp_fail(c, WEFT_ERR_INVALID, "global is immutable");
-        TRY(pop(c, c->m->global_types[idx].type, &a));
-        emit_op(c, CMP_GLOBAL_SET);
-        emit(c, idx);
-        emit_src(c, a.slot);
+        TRY(cmp_pop(c, c->m->global_types[idx].type, &a));
+        cmp_emit_op(c, c->m->global_types[idx].type == WEFT_V128 ? CMP_GLOBAL_SET128 : CMP_GLOBAL_SET);
+        cmp_emit(c, idx);
+        cmp_emit_src(c, a.slot);
         return WEFT_OK;
     case 0x25: { /* table.get */
         READ_U32(&idx);
         TRY(need_table(c, idx));
-        TRY(pop(c, WEFT_I32, &a));
-        uint32_t dst = push(c, c->m->tables[idx].elem);
-        emit_op(c, CMP_TABLE_GET);
-        emit(c, dst);
-        emit(c, idx);
-        emit_src(c, a.slot);
+        TRY(cmp_pop(c, WEFT_I32, &a));
+        uint32_t dst = cmp_push(c, c->m->tables[idx].elem);
+        cmp_emit_op(c, CMP_TABLE_GET);
+        cmp_emit(c, dst);
+        cmp_emit(c, idx);
+        cmp_emit_src(c, a.slot);
         return WEFT_OK;
     }
     case 0x26: /* table.set */
         READ_U32(&idx);
         TRY(need_table(c, idx));
-        TRY(pop(c, c->m->tables[idx].elem, &b));
-        TRY(pop(c, WEFT_I32, &a));
-        emit_op(c, CMP_TABLE_SET);
-        emit(c, idx);
-        emit_src(c, a.slot);
-        emit_src(c, b.slot);
+        TRY(cmp_pop(c, c->m->tables[idx].elem, &b));
+        TRY(cmp_pop(c, WEFT_I32, &a));
+        cmp_emit_op(c, CMP_TABLE_SET);
+        cmp_emit(c, idx);
+        cmp_emit_src(c, a.slot);
+        cmp_emit_src(c, b.slot);
         return WEFT_OK;
     case 0x3F: /* memory.size 0x00 */
     case 0x40: { /* memory.grow 0x00 */
         uint8_t z;
         READ_U8(&z);
         if (z != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
-        TRY(need_memory(c, 0));
-        if (opcode == 0x40) TRY(pop(c, WEFT_I32, &a));
-        uint32_t dst = push(c, WEFT_I32);
-        emit_op(c, opcode == 0x3F ? CMP_MEMORY_SIZE : CMP_MEMORY_GROW);
-        emit(c, dst);
-        if (opcode == 0x40) emit_src(c, a.slot);
+        TRY(cmp_need_memory(c, 0));
+        if (opcode == 0x40) TRY(cmp_pop(c, WEFT_I32, &a));
+        uint32_t dst = cmp_push(c, WEFT_I32);
+        cmp_emit_op(c, opcode == 0x3F ? CMP_MEMORY_SIZE : CMP_MEMORY_GROW);
+        cmp_emit(c, dst);
+        if (opcode == 0x40) cmp_emit_src(c, a.slot);
         return WEFT_OK;
     }
     case 0x41: { /* i32.const */
@@ -1492,8 +1464,8 @@ static weft_status compile_instr(compiler *c, bool *done) {
         static const weft_valtype from[] = {WEFT_I32, WEFT_F32, WEFT_F64, WEFT_I32, WEFT_I64};
         static const weft_valtype to[] = {WEFT_I64, WEFT_I32, WEFT_I64, WEFT_F32, WEFT_F64};
         int k = opcode == 0xAD ? 0 : opcode - 0xBC + 1;
-        TRY(pop(c, from[k], &a));
-        push_at(c, to[k], a.slot);
+        TRY(cmp_pop(c, from[k], &a));
+        cmp_push_at(c, to[k], a.slot);
         return WEFT_OK;
     }
     case 0xD0: { /* ref.null t */
@@ -1501,19 +1473,19 @@ static weft_status compile_instr(compiler *c, bool *done) {
         READ_U8(&t);
         if (t != WEFT_FUNCREF && t != WEFT_EXTERNREF)
             return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed reference type");
-        uint32_t dst = push(c, t);
-        emit_op(c, CMP_CONST32);
-        emit(c, dst);
-        emit(c, 0);
+        uint32_t dst = cmp_push(c, t);
+        cmp_emit_op(c, CMP_CONST32);
+        cmp_emit(c, dst);
+        cmp_emit(c, 0);
         return WEFT_OK;
     }
     case 0xD1: { /* ref.is_null */
-        TRY(pop(c, T_UNKNOWN, &a));
+        TRY(cmp_pop(c, T_UNKNOWN, &a));
         if (!is_ref(a.type)) return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: ref.is_null needs a reference");
-        uint32_t dst = push(c, WEFT_I32);
-        emit_op(c, CMP_REF_IS_NULL);
-        emit(c, dst);
-        emit_src(c, a.slot);
+        uint32_t dst = cmp_push(c, WEFT_I32);
+        cmp_emit_op(c, CMP_REF_IS_NULL);
+        cmp_emit(c, dst);
+        cmp_emit_src(c, a.slot);
         return WEFT_OK;
     }
     case 0xD2: { /* ref.func x (§3.3.2: x must be in C.refs) */
@@ -1521,14 +1493,17 @@ static weft_status compile_instr(compiler *c, bool *done) {
         if (idx >= c->m->nfuncs) return cmp_fail(c, WEFT_ERR_INVALID, "unknown function %u", idx);
         if (!c->m->func_declared || !c->m->func_declared[idx])
             return cmp_fail(c, WEFT_ERR_INVALID, "undeclared function reference");
-        uint32_t dst = push(c, WEFT_FUNCREF);
-        emit_op(c, CMP_REF_FUNC);
-        emit(c, dst);
-        emit(c, idx);
+        uint32_t dst = cmp_push(c, WEFT_FUNCREF);
+        cmp_emit_op(c, CMP_REF_FUNC);
+        cmp_emit(c, dst);
+        cmp_emit(c, idx);
         return WEFT_OK;
     }
     case 0xFC:
         return compile_misc(c);
+    case 0xFD:
+        if (!simd_on(c)) break;
+        return cmp_simd_instr(c);
     case 0xFE:
         if (c->m->engine && (c->m->engine->config.disabled_features & WEFT_FEATURE_THREADS)) break;
         return compile_atomic(c);
@@ -1538,7 +1513,6 @@ static weft_status compile_instr(compiler *c, bool *done) {
     if (opcode >= 0x28 && opcode <= 0x3E) return compile_memory_op(c, opcode);
     const numeric_info *ni = numeric_lookup(opcode);
     if (ni) return compile_numeric(c, ni);
-    if (opcode == 0xFD) return cmp_fail(c, WEFT_ERR_INVALID, "SIMD (0xfd prefix) is not supported yet");
     return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", opcode);
 }
 
@@ -1627,7 +1601,7 @@ static weft_status walk_body(compiler *c, const mod_func *fn, bool consts) {
             else if (op == 0x00 || op == 0x01 || op == 0x05 || op == 0x0F || op == 0x1A || op == 0x1B ||
                      op == 0xD1 || (op >= 0x45 && op <= 0xC4))
                 ;
-            else if (op == 0xFD) return WEFT_OK; /* SIMD: not decoded yet */
+            else if (op == 0xFD && simd_on(c)) TRY(cmp_simd_skip(c, consts));
             else if (op == 0xFE) {
                 if (!(ok = base_read_uleb(&c->r, 32, &u64))) break;
                 if (u64 == 0x03) ok = base_read_u8(&c->r, &b);
@@ -1673,9 +1647,10 @@ static weft_status compile_body(compiler *c, const mod_func *fn) {
     c->r.end = fn->body + fn->body_len;
     c->r.why = NULL;
     c->ntemps = 0;
-    c->base = c->nlocals + c->nconsts + c->reserved_temps;
+    c->base = c->nlocal_slots + cmp_const_area(c) + c->reserved_temps;
     c->const_refs.len = 0;
     if (c->nconsts) memset(c->const_used, 0, c->nconsts);
+    if (c->nvconsts) memset(c->vconst_used, 0, c->nvconsts);
     c->max_height = 0;
     c->producer_end = NO_POS;
     c->copy_end = c->last_target = NO_POS;
@@ -1700,6 +1675,12 @@ static weft_status compile_body(compiler *c, const mod_func *fn) {
     return WEFT_OK;
 }
 
+static int cmp_v128_order(const void *a, const void *b) {
+    const cmp_v128 *x = a, *y = b;
+    if (x->w[1] != y->w[1]) return x->w[1] < y->w[1] ? -1 : 1;
+    return x->w[0] < y->w[0] ? -1 : x->w[0] > y->w[0];
+}
+
 static int cmp_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
@@ -1715,10 +1696,26 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
     if (!c->local_types) return cmp_oom(c);
     if (c->type->nparams) memcpy(c->local_types, c->type->params, c->type->nparams);
     if (fn->nlocals) memcpy(c->local_types + c->type->nparams, fn->local_types, fn->nlocals);
+    /* Slots of the locals: a v128 takes two. */
+    free(c->local_slots);
+    c->local_slots = malloc(((size_t)c->nlocals + 1) * sizeof *c->local_slots);
+    if (!c->local_slots) {
+        free(c->local_types);
+        c->local_types = NULL;
+        return cmp_oom(c);
+    }
+    c->nlocal_slots = 0;
+    for (uint32_t i = 0; i < c->nlocals; i++) {
+        if (i == c->type->nparams) c->nparam_slots = c->nlocal_slots;
+        c->local_slots[i] = c->nlocal_slots;
+        c->nlocal_slots += cmp_slot_width(c->local_types[i]);
+    }
+    if (c->nlocals == c->type->nparams) c->nparam_slots = c->nlocal_slots;
 
     /* Constants first: their slots sit below the operand stack. A body
        that is malformed fails here, before any validation error. */
     c->consts.len = 0;
+    c->vconsts.len = 0;
     c->oom = false;
     weft_status st = walk_body(c, fn, true);
     if (st == WEFT_OK && c->oom) st = cmp_oom(c);
@@ -1733,9 +1730,18 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
         if (n == 0 || c->consts.data[n - 1] != c->consts.data[i]) c->consts.data[n++] = c->consts.data[i];
     c->consts.len = n;
     c->nconsts = n > CMP_MAX_CONSTS ? CMP_MAX_CONSTS : (uint32_t)n;
+    if (c->vconsts.len) qsort(c->vconsts.data, c->vconsts.len, sizeof(cmp_v128), cmp_v128_order);
+    n = 0;
+    for (size_t i = 0; i < c->vconsts.len; i++)
+        if (n == 0 || memcmp(&c->vconsts.data[n - 1], &c->vconsts.data[i], sizeof(cmp_v128)))
+            c->vconsts.data[n++] = c->vconsts.data[i];
+    c->vconsts.len = n;
+    c->nvconsts = n > CMP_MAX_VCONSTS ? CMP_MAX_VCONSTS : (uint32_t)n;
     free(c->const_used);
+    free(c->vconst_used);
     c->const_used = calloc(c->nconsts + 1, 1);
-    if (!c->const_used) {
+    c->vconst_used = calloc(c->nvconsts + 1, 1);
+    if (!c->const_used || !c->vconst_used) {
         free(c->local_types);
         c->local_types = NULL;
         return cmp_oom(c);
@@ -1769,15 +1775,16 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
     cf->code_len = (uint32_t)c->code.len;
     cf->npcmap = (uint32_t)c->pcmap.len / 2;
     cf->func_index = c->func_index;
-    cf->nparams = c->type->nparams;
-    cf->nresults = c->type->nresults;
-    cf->nlocals = c->nlocals;
+    cf->nparams = c->nparam_slots;
+    cf->nresults = 0;
+    for (uint32_t i = 0; i < c->type->nresults; i++) cf->nresults += cmp_slot_width(c->type->results[i]);
+    cf->nlocals = c->nlocal_slots;
     /* Constants that need slots take the first slots after the locals, in
        table order; patch every word that named one. (Room for all of them
        was kept below the temps and stack; the rest of it goes unused.) */
-    uint32_t const_base = c->nlocals, nused = 0;
-    uint32_t *remap = malloc((c->nconsts + 1) * sizeof *remap);
-    cf->consts = malloc((c->nconsts + 1) * sizeof(uint64_t));
+    uint32_t const_base = c->nlocal_slots, nused = 0;
+    uint32_t *remap = malloc((c->nconsts + c->nvconsts + 1) * sizeof *remap);
+    cf->consts = malloc((cmp_const_area(c) + 1) * sizeof(uint64_t));
     if (!remap || !cf->consts) {
         free(remap);
         free(cf->consts);
@@ -1791,9 +1798,16 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
             remap[k] = const_base + nused;
             cf->consts[nused++] = c->consts.data[k];
         }
+    /* Then the v128 constants, two slots each. */
+    for (uint32_t k = 0; k < c->nvconsts; k++)
+        if (c->vconst_used[k]) {
+            remap[c->nconsts + k] = const_base + nused;
+            cf->consts[nused++] = c->vconsts.data[k].w[0];
+            cf->consts[nused++] = c->vconsts.data[k].w[1];
+        }
     for (size_t i = 0; i < c->const_refs.len; i++) {
         uint32_t *w = &cf->code[c->const_refs.data[i]];
-        *w = remap[*w - CONST_MARK];
+        *w = cmp_is_vconst(*w) ? remap[c->nconsts + *w - VCONST_MARK] : remap[*w - CONST_MARK];
     }
     free(remap);
     cf->const_base = const_base;
@@ -1831,6 +1845,9 @@ weft_status cmp_compile_module(mod_module *m, weft_error *err) {
     BASE_VEC_FREE(c.consts);
     BASE_VEC_FREE(c.const_refs);
     free(c.const_used);
+    free(c.vconst_used);
+    BASE_VEC_FREE(c.vconsts);
+    free(c.local_slots);
     if (st != WEFT_OK) cmp_free_module_code(m);
     return st;
 }
@@ -1866,7 +1883,10 @@ const char *cmp_op_name(uint32_t op) {
 #define CMP_X_OTHER(name, n) #name,
 #define CMP_X_FUSED(name, cmp, n) #name,
 #define CMP_X_IMM(name, base) #name,
+#define CMP_X_SIMD(name, sub, kind, n, t) #name,
         CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED) CMP_IMM_OPS(CMP_X_IMM)
+        CMP_SIMD_OPS(CMP_X_SIMD)
+#undef CMP_X_SIMD
 #undef CMP_X_IMM
 #undef CMP_X_FUSED
 #undef CMP_X_NUM

@@ -12,7 +12,10 @@ static uint32_t operand_count(uint32_t op) {
 #define CMP_X_OTHER(name, n) [CMP_##name] = n,
 #define CMP_X_FUSED(name, cmp, n) [CMP_##name] = n,
 #define CMP_X_IMM(name, base) [CMP_##name] = 3,
+#define CMP_X_SIMD(name, sub, kind, n, t) [CMP_##name] = CMP_SIMD_OPERAND_COUNT(kind),
         CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED) CMP_IMM_OPS(CMP_X_IMM)
+        CMP_SIMD_OPS(CMP_X_SIMD)
+#undef CMP_X_SIMD
 #undef CMP_X_IMM
 #undef CMP_X_FUSED
 #undef CMP_X_NUM

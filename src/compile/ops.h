@@ -146,6 +146,276 @@
     X(I64_TRUNC_SAT_F64_S, 0x106, 1, WEFT_I64, WEFT_F64) \
     X(I64_TRUNC_SAT_F64_U, 0x107, 1, WEFT_I64, WEFT_F64)
 
+/* The fixed-width SIMD proposal (0xFD prefix), one internal operation per
+   instruction: X(NAME, sub-opcode, kind, n, scalar type). The kind says how
+   simd.c validates and translates it and how many operand words follow
+   (cmp_simd_operands); n is the bytes accessed for memory kinds and the
+   lane count for lane kinds; the scalar type is that of splat's operand and
+   of extract_lane's result / replace_lane's operand. A v128 occupies two
+   consecutive slots (low 8 bytes first); operands name the first. */
+typedef enum cmp_simd_kind {
+    SV_LOAD,       /* dst, address slot, offset */
+    SV_STORE,      /* address slot, value slot, offset */
+    SV_LOAD_LANE,  /* dst, address slot, vector slot, offset, lane */
+    SV_STORE_LANE, /* address slot, vector slot, offset, lane */
+    SV_CONST,      /* dst, 4 words of bytes */
+    SV_SHUFFLE,    /* dst, a, b, 4 words: a's byte mask, 4 words: b's (below) */
+    SV_SPLAT,      /* dst, scalar */
+    SV_EXTRACT,    /* dst (scalar), a, lane */
+    SV_REPLACE,    /* dst, a, scalar, lane */
+    SV_UN,         /* dst, a */
+    SV_BIN,        /* dst, a, b */
+    SV_TERN,       /* dst, a, b, c (bitselect) */
+    SV_TEST,       /* dst (i32), a */
+    SV_SHIFT,      /* dst, a, count (i32) */
+} cmp_simd_kind;
+
+/* Operand words of each kind (a constant expression). */
+#define CMP_SIMD_OPERAND_COUNT(k)                                                  \
+    ((k) == SV_LOAD_LANE || (k) == SV_CONST ? 5                                    \
+     : (k) == SV_SHUFFLE                    ? 11                                   \
+     : (k) == SV_STORE_LANE || (k) == SV_REPLACE || (k) == SV_TERN ? 4             \
+     : (k) == SV_SPLAT || (k) == SV_UN || (k) == SV_TEST ? 2                        \
+                                            : 3)
+
+#define CMP_SIMD_OPS(X) \
+    X(V128_LOAD, 0x00, SV_LOAD, 16, 0) \
+    X(V128_LOAD8X8_S, 0x01, SV_LOAD, 8, 0) \
+    X(V128_LOAD8X8_U, 0x02, SV_LOAD, 8, 0) \
+    X(V128_LOAD16X4_S, 0x03, SV_LOAD, 8, 0) \
+    X(V128_LOAD16X4_U, 0x04, SV_LOAD, 8, 0) \
+    X(V128_LOAD32X2_S, 0x05, SV_LOAD, 8, 0) \
+    X(V128_LOAD32X2_U, 0x06, SV_LOAD, 8, 0) \
+    X(V128_LOAD8_SPLAT, 0x07, SV_LOAD, 1, 0) \
+    X(V128_LOAD16_SPLAT, 0x08, SV_LOAD, 2, 0) \
+    X(V128_LOAD32_SPLAT, 0x09, SV_LOAD, 4, 0) \
+    X(V128_LOAD64_SPLAT, 0x0A, SV_LOAD, 8, 0) \
+    X(V128_STORE, 0x0B, SV_STORE, 16, 0) \
+    X(V128_CONST, 0x0C, SV_CONST, 0, 0) \
+    X(I8X16_SHUFFLE, 0x0D, SV_SHUFFLE, 0, 0) \
+    X(I8X16_SWIZZLE, 0x0E, SV_BIN, 0, 0) \
+    X(I8X16_SPLAT, 0x0F, SV_SPLAT, 16, WEFT_I32) \
+    X(I16X8_SPLAT, 0x10, SV_SPLAT, 8, WEFT_I32) \
+    X(I32X4_SPLAT, 0x11, SV_SPLAT, 4, WEFT_I32) \
+    X(I64X2_SPLAT, 0x12, SV_SPLAT, 2, WEFT_I64) \
+    X(F32X4_SPLAT, 0x13, SV_SPLAT, 4, WEFT_F32) \
+    X(F64X2_SPLAT, 0x14, SV_SPLAT, 2, WEFT_F64) \
+    X(I8X16_EXTRACT_LANE_S, 0x15, SV_EXTRACT, 16, WEFT_I32) \
+    X(I8X16_EXTRACT_LANE_U, 0x16, SV_EXTRACT, 16, WEFT_I32) \
+    X(I8X16_REPLACE_LANE, 0x17, SV_REPLACE, 16, WEFT_I32) \
+    X(I16X8_EXTRACT_LANE_S, 0x18, SV_EXTRACT, 8, WEFT_I32) \
+    X(I16X8_EXTRACT_LANE_U, 0x19, SV_EXTRACT, 8, WEFT_I32) \
+    X(I16X8_REPLACE_LANE, 0x1A, SV_REPLACE, 8, WEFT_I32) \
+    X(I32X4_EXTRACT_LANE, 0x1B, SV_EXTRACT, 4, WEFT_I32) \
+    X(I32X4_REPLACE_LANE, 0x1C, SV_REPLACE, 4, WEFT_I32) \
+    X(I64X2_EXTRACT_LANE, 0x1D, SV_EXTRACT, 2, WEFT_I64) \
+    X(I64X2_REPLACE_LANE, 0x1E, SV_REPLACE, 2, WEFT_I64) \
+    X(F32X4_EXTRACT_LANE, 0x1F, SV_EXTRACT, 4, WEFT_F32) \
+    X(F32X4_REPLACE_LANE, 0x20, SV_REPLACE, 4, WEFT_F32) \
+    X(F64X2_EXTRACT_LANE, 0x21, SV_EXTRACT, 2, WEFT_F64) \
+    X(F64X2_REPLACE_LANE, 0x22, SV_REPLACE, 2, WEFT_F64) \
+    X(I8X16_EQ, 0x23, SV_BIN, 0, 0) \
+    X(I8X16_NE, 0x24, SV_BIN, 0, 0) \
+    X(I8X16_LT_S, 0x25, SV_BIN, 0, 0) \
+    X(I8X16_LT_U, 0x26, SV_BIN, 0, 0) \
+    X(I8X16_GT_S, 0x27, SV_BIN, 0, 0) \
+    X(I8X16_GT_U, 0x28, SV_BIN, 0, 0) \
+    X(I8X16_LE_S, 0x29, SV_BIN, 0, 0) \
+    X(I8X16_LE_U, 0x2A, SV_BIN, 0, 0) \
+    X(I8X16_GE_S, 0x2B, SV_BIN, 0, 0) \
+    X(I8X16_GE_U, 0x2C, SV_BIN, 0, 0) \
+    X(I16X8_EQ, 0x2D, SV_BIN, 0, 0) \
+    X(I16X8_NE, 0x2E, SV_BIN, 0, 0) \
+    X(I16X8_LT_S, 0x2F, SV_BIN, 0, 0) \
+    X(I16X8_LT_U, 0x30, SV_BIN, 0, 0) \
+    X(I16X8_GT_S, 0x31, SV_BIN, 0, 0) \
+    X(I16X8_GT_U, 0x32, SV_BIN, 0, 0) \
+    X(I16X8_LE_S, 0x33, SV_BIN, 0, 0) \
+    X(I16X8_LE_U, 0x34, SV_BIN, 0, 0) \
+    X(I16X8_GE_S, 0x35, SV_BIN, 0, 0) \
+    X(I16X8_GE_U, 0x36, SV_BIN, 0, 0) \
+    X(I32X4_EQ, 0x37, SV_BIN, 0, 0) \
+    X(I32X4_NE, 0x38, SV_BIN, 0, 0) \
+    X(I32X4_LT_S, 0x39, SV_BIN, 0, 0) \
+    X(I32X4_LT_U, 0x3A, SV_BIN, 0, 0) \
+    X(I32X4_GT_S, 0x3B, SV_BIN, 0, 0) \
+    X(I32X4_GT_U, 0x3C, SV_BIN, 0, 0) \
+    X(I32X4_LE_S, 0x3D, SV_BIN, 0, 0) \
+    X(I32X4_LE_U, 0x3E, SV_BIN, 0, 0) \
+    X(I32X4_GE_S, 0x3F, SV_BIN, 0, 0) \
+    X(I32X4_GE_U, 0x40, SV_BIN, 0, 0) \
+    X(F32X4_EQ, 0x41, SV_BIN, 0, 0) \
+    X(F32X4_NE, 0x42, SV_BIN, 0, 0) \
+    X(F32X4_LT, 0x43, SV_BIN, 0, 0) \
+    X(F32X4_GT, 0x44, SV_BIN, 0, 0) \
+    X(F32X4_LE, 0x45, SV_BIN, 0, 0) \
+    X(F32X4_GE, 0x46, SV_BIN, 0, 0) \
+    X(F64X2_EQ, 0x47, SV_BIN, 0, 0) \
+    X(F64X2_NE, 0x48, SV_BIN, 0, 0) \
+    X(F64X2_LT, 0x49, SV_BIN, 0, 0) \
+    X(F64X2_GT, 0x4A, SV_BIN, 0, 0) \
+    X(F64X2_LE, 0x4B, SV_BIN, 0, 0) \
+    X(F64X2_GE, 0x4C, SV_BIN, 0, 0) \
+    X(V128_NOT, 0x4D, SV_UN, 0, 0) \
+    X(V128_AND, 0x4E, SV_BIN, 0, 0) \
+    X(V128_ANDNOT, 0x4F, SV_BIN, 0, 0) \
+    X(V128_OR, 0x50, SV_BIN, 0, 0) \
+    X(V128_XOR, 0x51, SV_BIN, 0, 0) \
+    X(V128_BITSELECT, 0x52, SV_TERN, 0, 0) \
+    X(V128_ANY_TRUE, 0x53, SV_TEST, 0, 0) \
+    X(V128_LOAD8_LANE, 0x54, SV_LOAD_LANE, 1, 0) \
+    X(V128_LOAD16_LANE, 0x55, SV_LOAD_LANE, 2, 0) \
+    X(V128_LOAD32_LANE, 0x56, SV_LOAD_LANE, 4, 0) \
+    X(V128_LOAD64_LANE, 0x57, SV_LOAD_LANE, 8, 0) \
+    X(V128_STORE8_LANE, 0x58, SV_STORE_LANE, 1, 0) \
+    X(V128_STORE16_LANE, 0x59, SV_STORE_LANE, 2, 0) \
+    X(V128_STORE32_LANE, 0x5A, SV_STORE_LANE, 4, 0) \
+    X(V128_STORE64_LANE, 0x5B, SV_STORE_LANE, 8, 0) \
+    X(V128_LOAD32_ZERO, 0x5C, SV_LOAD, 4, 0) \
+    X(V128_LOAD64_ZERO, 0x5D, SV_LOAD, 8, 0) \
+    X(F32X4_DEMOTE_F64X2_ZERO, 0x5E, SV_UN, 0, 0) \
+    X(F64X2_PROMOTE_LOW_F32X4, 0x5F, SV_UN, 0, 0) \
+    X(I8X16_ABS, 0x60, SV_UN, 0, 0) \
+    X(I8X16_NEG, 0x61, SV_UN, 0, 0) \
+    X(I8X16_POPCNT, 0x62, SV_UN, 0, 0) \
+    X(I8X16_ALL_TRUE, 0x63, SV_TEST, 0, 0) \
+    X(I8X16_BITMASK, 0x64, SV_TEST, 0, 0) \
+    X(I8X16_NARROW_I16X8_S, 0x65, SV_BIN, 0, 0) \
+    X(I8X16_NARROW_I16X8_U, 0x66, SV_BIN, 0, 0) \
+    X(F32X4_CEIL, 0x67, SV_UN, 0, 0) \
+    X(F32X4_FLOOR, 0x68, SV_UN, 0, 0) \
+    X(F32X4_TRUNC, 0x69, SV_UN, 0, 0) \
+    X(F32X4_NEAREST, 0x6A, SV_UN, 0, 0) \
+    X(I8X16_SHL, 0x6B, SV_SHIFT, 0, 0) \
+    X(I8X16_SHR_S, 0x6C, SV_SHIFT, 0, 0) \
+    X(I8X16_SHR_U, 0x6D, SV_SHIFT, 0, 0) \
+    X(I8X16_ADD, 0x6E, SV_BIN, 0, 0) \
+    X(I8X16_ADD_SAT_S, 0x6F, SV_BIN, 0, 0) \
+    X(I8X16_ADD_SAT_U, 0x70, SV_BIN, 0, 0) \
+    X(I8X16_SUB, 0x71, SV_BIN, 0, 0) \
+    X(I8X16_SUB_SAT_S, 0x72, SV_BIN, 0, 0) \
+    X(I8X16_SUB_SAT_U, 0x73, SV_BIN, 0, 0) \
+    X(F64X2_CEIL, 0x74, SV_UN, 0, 0) \
+    X(F64X2_FLOOR, 0x75, SV_UN, 0, 0) \
+    X(I8X16_MIN_S, 0x76, SV_BIN, 0, 0) \
+    X(I8X16_MIN_U, 0x77, SV_BIN, 0, 0) \
+    X(I8X16_MAX_S, 0x78, SV_BIN, 0, 0) \
+    X(I8X16_MAX_U, 0x79, SV_BIN, 0, 0) \
+    X(F64X2_TRUNC, 0x7A, SV_UN, 0, 0) \
+    X(I8X16_AVGR_U, 0x7B, SV_BIN, 0, 0) \
+    X(I16X8_EXTADD_PAIRWISE_I8X16_S, 0x7C, SV_UN, 0, 0) \
+    X(I16X8_EXTADD_PAIRWISE_I8X16_U, 0x7D, SV_UN, 0, 0) \
+    X(I32X4_EXTADD_PAIRWISE_I16X8_S, 0x7E, SV_UN, 0, 0) \
+    X(I32X4_EXTADD_PAIRWISE_I16X8_U, 0x7F, SV_UN, 0, 0) \
+    X(I16X8_ABS, 0x80, SV_UN, 0, 0) \
+    X(I16X8_NEG, 0x81, SV_UN, 0, 0) \
+    X(I16X8_Q15MULR_SAT_S, 0x82, SV_BIN, 0, 0) \
+    X(I16X8_ALL_TRUE, 0x83, SV_TEST, 0, 0) \
+    X(I16X8_BITMASK, 0x84, SV_TEST, 0, 0) \
+    X(I16X8_NARROW_I32X4_S, 0x85, SV_BIN, 0, 0) \
+    X(I16X8_NARROW_I32X4_U, 0x86, SV_BIN, 0, 0) \
+    X(I16X8_EXTEND_LOW_I8X16_S, 0x87, SV_UN, 0, 0) \
+    X(I16X8_EXTEND_HIGH_I8X16_S, 0x88, SV_UN, 0, 0) \
+    X(I16X8_EXTEND_LOW_I8X16_U, 0x89, SV_UN, 0, 0) \
+    X(I16X8_EXTEND_HIGH_I8X16_U, 0x8A, SV_UN, 0, 0) \
+    X(I16X8_SHL, 0x8B, SV_SHIFT, 0, 0) \
+    X(I16X8_SHR_S, 0x8C, SV_SHIFT, 0, 0) \
+    X(I16X8_SHR_U, 0x8D, SV_SHIFT, 0, 0) \
+    X(I16X8_ADD, 0x8E, SV_BIN, 0, 0) \
+    X(I16X8_ADD_SAT_S, 0x8F, SV_BIN, 0, 0) \
+    X(I16X8_ADD_SAT_U, 0x90, SV_BIN, 0, 0) \
+    X(I16X8_SUB, 0x91, SV_BIN, 0, 0) \
+    X(I16X8_SUB_SAT_S, 0x92, SV_BIN, 0, 0) \
+    X(I16X8_SUB_SAT_U, 0x93, SV_BIN, 0, 0) \
+    X(F64X2_NEAREST, 0x94, SV_UN, 0, 0) \
+    X(I16X8_MUL, 0x95, SV_BIN, 0, 0) \
+    X(I16X8_MIN_S, 0x96, SV_BIN, 0, 0) \
+    X(I16X8_MIN_U, 0x97, SV_BIN, 0, 0) \
+    X(I16X8_MAX_S, 0x98, SV_BIN, 0, 0) \
+    X(I16X8_MAX_U, 0x99, SV_BIN, 0, 0) \
+    X(I16X8_AVGR_U, 0x9B, SV_BIN, 0, 0) \
+    X(I16X8_EXTMUL_LOW_I8X16_S, 0x9C, SV_BIN, 0, 0) \
+    X(I16X8_EXTMUL_HIGH_I8X16_S, 0x9D, SV_BIN, 0, 0) \
+    X(I16X8_EXTMUL_LOW_I8X16_U, 0x9E, SV_BIN, 0, 0) \
+    X(I16X8_EXTMUL_HIGH_I8X16_U, 0x9F, SV_BIN, 0, 0) \
+    X(I32X4_ABS, 0xA0, SV_UN, 0, 0) \
+    X(I32X4_NEG, 0xA1, SV_UN, 0, 0) \
+    X(I32X4_ALL_TRUE, 0xA3, SV_TEST, 0, 0) \
+    X(I32X4_BITMASK, 0xA4, SV_TEST, 0, 0) \
+    X(I32X4_EXTEND_LOW_I16X8_S, 0xA7, SV_UN, 0, 0) \
+    X(I32X4_EXTEND_HIGH_I16X8_S, 0xA8, SV_UN, 0, 0) \
+    X(I32X4_EXTEND_LOW_I16X8_U, 0xA9, SV_UN, 0, 0) \
+    X(I32X4_EXTEND_HIGH_I16X8_U, 0xAA, SV_UN, 0, 0) \
+    X(I32X4_SHL, 0xAB, SV_SHIFT, 0, 0) \
+    X(I32X4_SHR_S, 0xAC, SV_SHIFT, 0, 0) \
+    X(I32X4_SHR_U, 0xAD, SV_SHIFT, 0, 0) \
+    X(I32X4_ADD, 0xAE, SV_BIN, 0, 0) \
+    X(I32X4_SUB, 0xB1, SV_BIN, 0, 0) \
+    X(I32X4_MUL, 0xB5, SV_BIN, 0, 0) \
+    X(I32X4_MIN_S, 0xB6, SV_BIN, 0, 0) \
+    X(I32X4_MIN_U, 0xB7, SV_BIN, 0, 0) \
+    X(I32X4_MAX_S, 0xB8, SV_BIN, 0, 0) \
+    X(I32X4_MAX_U, 0xB9, SV_BIN, 0, 0) \
+    X(I32X4_DOT_I16X8_S, 0xBA, SV_BIN, 0, 0) \
+    X(I32X4_EXTMUL_LOW_I16X8_S, 0xBC, SV_BIN, 0, 0) \
+    X(I32X4_EXTMUL_HIGH_I16X8_S, 0xBD, SV_BIN, 0, 0) \
+    X(I32X4_EXTMUL_LOW_I16X8_U, 0xBE, SV_BIN, 0, 0) \
+    X(I32X4_EXTMUL_HIGH_I16X8_U, 0xBF, SV_BIN, 0, 0) \
+    X(I64X2_ABS, 0xC0, SV_UN, 0, 0) \
+    X(I64X2_NEG, 0xC1, SV_UN, 0, 0) \
+    X(I64X2_ALL_TRUE, 0xC3, SV_TEST, 0, 0) \
+    X(I64X2_BITMASK, 0xC4, SV_TEST, 0, 0) \
+    X(I64X2_EXTEND_LOW_I32X4_S, 0xC7, SV_UN, 0, 0) \
+    X(I64X2_EXTEND_HIGH_I32X4_S, 0xC8, SV_UN, 0, 0) \
+    X(I64X2_EXTEND_LOW_I32X4_U, 0xC9, SV_UN, 0, 0) \
+    X(I64X2_EXTEND_HIGH_I32X4_U, 0xCA, SV_UN, 0, 0) \
+    X(I64X2_SHL, 0xCB, SV_SHIFT, 0, 0) \
+    X(I64X2_SHR_S, 0xCC, SV_SHIFT, 0, 0) \
+    X(I64X2_SHR_U, 0xCD, SV_SHIFT, 0, 0) \
+    X(I64X2_ADD, 0xCE, SV_BIN, 0, 0) \
+    X(I64X2_SUB, 0xD1, SV_BIN, 0, 0) \
+    X(I64X2_MUL, 0xD5, SV_BIN, 0, 0) \
+    X(I64X2_EQ, 0xD6, SV_BIN, 0, 0) \
+    X(I64X2_NE, 0xD7, SV_BIN, 0, 0) \
+    X(I64X2_LT_S, 0xD8, SV_BIN, 0, 0) \
+    X(I64X2_GT_S, 0xD9, SV_BIN, 0, 0) \
+    X(I64X2_LE_S, 0xDA, SV_BIN, 0, 0) \
+    X(I64X2_GE_S, 0xDB, SV_BIN, 0, 0) \
+    X(I64X2_EXTMUL_LOW_I32X4_S, 0xDC, SV_BIN, 0, 0) \
+    X(I64X2_EXTMUL_HIGH_I32X4_S, 0xDD, SV_BIN, 0, 0) \
+    X(I64X2_EXTMUL_LOW_I32X4_U, 0xDE, SV_BIN, 0, 0) \
+    X(I64X2_EXTMUL_HIGH_I32X4_U, 0xDF, SV_BIN, 0, 0) \
+    X(F32X4_ABS, 0xE0, SV_UN, 0, 0) \
+    X(F32X4_NEG, 0xE1, SV_UN, 0, 0) \
+    X(F32X4_SQRT, 0xE3, SV_UN, 0, 0) \
+    X(F32X4_ADD, 0xE4, SV_BIN, 0, 0) \
+    X(F32X4_SUB, 0xE5, SV_BIN, 0, 0) \
+    X(F32X4_MUL, 0xE6, SV_BIN, 0, 0) \
+    X(F32X4_DIV, 0xE7, SV_BIN, 0, 0) \
+    X(F32X4_MIN, 0xE8, SV_BIN, 0, 0) \
+    X(F32X4_MAX, 0xE9, SV_BIN, 0, 0) \
+    X(F32X4_PMIN, 0xEA, SV_BIN, 0, 0) \
+    X(F32X4_PMAX, 0xEB, SV_BIN, 0, 0) \
+    X(F64X2_ABS, 0xEC, SV_UN, 0, 0) \
+    X(F64X2_NEG, 0xED, SV_UN, 0, 0) \
+    X(F64X2_SQRT, 0xEF, SV_UN, 0, 0) \
+    X(F64X2_ADD, 0xF0, SV_BIN, 0, 0) \
+    X(F64X2_SUB, 0xF1, SV_BIN, 0, 0) \
+    X(F64X2_MUL, 0xF2, SV_BIN, 0, 0) \
+    X(F64X2_DIV, 0xF3, SV_BIN, 0, 0) \
+    X(F64X2_MIN, 0xF4, SV_BIN, 0, 0) \
+    X(F64X2_MAX, 0xF5, SV_BIN, 0, 0) \
+    X(F64X2_PMIN, 0xF6, SV_BIN, 0, 0) \
+    X(F64X2_PMAX, 0xF7, SV_BIN, 0, 0) \
+    X(I32X4_TRUNC_SAT_F32X4_S, 0xF8, SV_UN, 0, 0) \
+    X(I32X4_TRUNC_SAT_F32X4_U, 0xF9, SV_UN, 0, 0) \
+    X(F32X4_CONVERT_I32X4_S, 0xFA, SV_UN, 0, 0) \
+    X(F32X4_CONVERT_I32X4_U, 0xFB, SV_UN, 0, 0) \
+    X(I32X4_TRUNC_SAT_F64X2_S_ZERO, 0xFC, SV_UN, 0, 0) \
+    X(I32X4_TRUNC_SAT_F64X2_U_ZERO, 0xFD, SV_UN, 0, 0) \
+    X(F64X2_CONVERT_LOW_I32X4_S, 0xFE, SV_UN, 0, 0) \
+    X(F64X2_CONVERT_LOW_I32X4_U, 0xFF, SV_UN, 0, 0)
+
 /* Loads and stores: X(NAME, wasm opcode, bytes, value type, internal op).
    i32 and f32 values sit zero-extended in 64-bit slots, so a 32-bit load
    serves both; the internal op is shared where the bits are the same. */
@@ -437,17 +707,39 @@
     X(F32_SUB_LD, 4) \
     X(F32_MUL_LD, 4) \
     X(I32_ADD_LD, 4) \
-    X(REF_FUNC, 2)          /* dst, function index */
+    X(REF_FUNC, 2)          /* dst, function index */ \
+    X(COPY128, 2)           /* dst, src: a v128 (two slots) */ \
+    X(SELECT128, 4)         /* dst, cond, a (if cond), b: v128 operands */ \
+    X(GLOBAL_GET128, 2)     /* dst, global */ \
+    X(GLOBAL_SET128, 2)     /* global, src */ \
+    X(I8X16_SHUFFLE1, 6)    /* dst, a, 4 words of byte mask: a shuffle of one */ \
+                            /* operand with zeros (see I8X16_SHUFFLE) */ \
+    X(V128_LOAD_ADDI, 4)    /* dst, a, imm, offset: v128.load of a + imm */ \
+    X(V128_LOAD_ADD, 4)     /* dst, a, b, offset: v128.load of a + b */ \
+    X(F32X4_ADD_LD, 4)      /* dst, a, address, offset: a + the v128 loaded */ \
+    X(F32X4_SUB_LD, 4) \
+    X(F32X4_MUL_LD, 4) \
+    X(F64X2_ADD_LD, 4) \
+    X(F64X2_SUB_LD, 4) \
+    X(F64X2_MUL_LD, 4) \
+    X(I32X4_ADD_LD, 4) \
+    X(I16X8_ADD_LD, 4) \
+    X(I8X16_ADD_LD, 4) \
+    X(F32X4_MUL_ADD_LD, 6)  /* dst, a, address, offset, address2, offset2: */ \
+    X(F64X2_MUL_ADD_LD, 6)  /* a * v128 at address + v128 at address2 (axpy) */
 
 typedef enum cmp_op {
 #define CMP_X_NUM(name, code, arity, rt, at) CMP_##name,
 #define CMP_X_OTHER(name, n) CMP_##name,
 #define CMP_X_FUSED(name, cmp, n) CMP_##name,
 #define CMP_X_IMM(name, base) CMP_##name,
+#define CMP_X_SIMD(name, sub, kind, n, t) CMP_##name,
     CMP_NUMERIC_OPS(CMP_X_NUM)
     CMP_OTHER_OPS(CMP_X_OTHER)
     CMP_FUSED_BRANCH_OPS(CMP_X_FUSED)
     CMP_IMM_OPS(CMP_X_IMM)
+    CMP_SIMD_OPS(CMP_X_SIMD)
+#undef CMP_X_SIMD
 #undef CMP_X_IMM
 #undef CMP_X_FUSED
 #undef CMP_X_NUM

@@ -3,6 +3,7 @@
  * host functions, and turning traps into errors with backtraces.
  */
 #include "exec.h"
+#include "simd.h"
 
 #include <stdio.h>
 #include <sys/mman.h>
@@ -102,10 +103,13 @@ weft_status weft_exec_start(weft_exec *e, weft_func *func, const weft_val *args,
     const mod_functype *ft = func->type;
     if (check_args(ft, args, nargs, NULL) != WEFT_OK) return WEFT_ERR_MISUSE;
     if (func->store != e->store) return WEFT_ERR_MISUSE;
-    size_t need = ft->nparams > ft->nresults ? ft->nparams : ft->nresults;
+    size_t nin = 0, nout = 0;
+    for (uint32_t i = 0; i < ft->nparams; i++) nin += rt_val_slots(ft->params[i]);
+    for (uint32_t i = 0; i < ft->nresults; i++) nout += rt_val_slots(ft->results[i]);
+    size_t need = nin > nout ? nin : nout;
     if (func->code) need = func->code->frame_size > need ? func->code->frame_size : need;
     if (need > (size_t)(e->stack_end - e->stack)) return WEFT_ERR_LIMIT;
-    for (uint32_t i = 0; i < ft->nparams; i++) e->stack[i] = rt_val_to_bits(args[i]);
+    for (uint32_t i = 0, at = 0; i < ft->nparams; i++) at += rt_val_put(e->stack + at, args[i]);
     e->entry = func;
     e->depth = 0;
     e->host_pending = NULL;
@@ -153,7 +157,10 @@ weft_status weft_exec_results(weft_exec *e, weft_val *results, size_t nresults) 
     if (!e || e->state != EXEC_DONE) return WEFT_ERR_MISUSE;
     const mod_functype *ft = e->entry->type;
     if (nresults != ft->nresults || (nresults && !results)) return WEFT_ERR_MISUSE;
-    for (uint32_t i = 0; i < ft->nresults; i++) results[i] = rt_val_from_bits(ft->results[i], e->stack[i]);
+    for (uint32_t i = 0, at = 0; i < ft->nresults; i++) {
+        results[i] = rt_val_get(ft->results[i], e->stack + at);
+        at += rt_val_slots(ft->results[i]);
+    }
     return WEFT_OK;
 }
 
@@ -227,7 +234,10 @@ weft_status exec_call_host(weft_exec *e, weft_func *f, weft_instance *caller_ins
         st = base_fail(err, WEFT_ERR_NOMEM, "out of memory calling a host function");
         goto out;
     }
-    for (uint32_t i = 0; i < ft->nparams; i++) args[i] = rt_val_from_bits(ft->params[i], slots[i]);
+    for (uint32_t i = 0, at = 0; i < ft->nparams; i++) {
+        args[i] = rt_val_get(ft->params[i], slots + at);
+        at += rt_val_slots(ft->params[i]);
+    }
     for (uint32_t i = 0; i < ft->nresults; i++) res[i] = rt_val_from_bits(ft->results[i], 0);
     weft_caller caller;
     caller.inst = caller_inst;
@@ -238,9 +248,9 @@ weft_status exec_call_host(weft_exec *e, weft_func *f, weft_instance *caller_ins
     st = f->host(&caller, f->env, args, res);
     atomic_store_explicit(&e->in_host, false, memory_order_relaxed);
     if (st == WEFT_OK) {
-        for (uint32_t i = 0; i < ft->nresults; i++) {
+        for (uint32_t i = 0, at = 0; i < ft->nresults; i++) {
             res[i].type = ft->results[i];
-            slots[i] = rt_val_to_bits(res[i]);
+            at += rt_val_put(slots + at, res[i]);
         }
     } else if (st == WEFT_ERR_EXIT) {
         base_fail(err, WEFT_ERR_EXIT, "exit with code %d", (int)caller.exit_code);
@@ -317,4 +327,12 @@ weft_status exec_trap(weft_exec *e, weft_trap trap, const char *message, const c
     }
     e->depth = 0;
     return WEFT_ERR_TRAP;
+}
+
+const char *weft_simd_backend(void) {
+#if WEFT_SIMD_SSE2
+    return simd_ssse3() ? "sse2+ssse3" : "sse2";
+#else
+    return "portable C";
+#endif
 }

@@ -17,6 +17,7 @@
  * reloading after every call.
  */
 #include "exec.h"
+#include "simd.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -113,14 +114,23 @@ static inline uint16_t load16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); 
 static inline uint32_t load32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 static inline uint64_t load64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
 
-weft_status exec_run(weft_exec *e, weft_error *err) {
+weft_status exec_run(weft_exec *exec, weft_error *err) {
+    /* The execution is needed only off the hot paths (traps, host calls,
+       attention, suspension). Kept in memory, it leaves the callee-saved
+       registers to ip, fp, frame and the memory base; left to itself, GCC
+       gives one of those away as the loop grows (measured with callgrind
+       on bench/: the SIMD bodies otherwise cost call-heavy code 1-2 %). */
+    weft_exec *volatile const e = exec;
 #if !WEFT_DISPATCH_SWITCH
     static const void *const labels[CMP_OP_COUNT] = {
 #define CMP_X_NUM(name, code, arity, rt, at) &&L_##name,
 #define CMP_X_OTHER(name, n) &&L_##name,
 #define CMP_X_FUSED(name, cmp, n) &&L_##name,
 #define CMP_X_IMM(name, base) &&L_##name,
+#define CMP_X_SIMD(name, sub, kind, n, t) &&L_##name,
         CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED) CMP_IMM_OPS(CMP_X_IMM)
+        CMP_SIMD_OPS(CMP_X_SIMD)
+#undef CMP_X_SIMD
 #undef CMP_X_IMM
 #undef CMP_X_FUSED
 #undef CMP_X_NUM
@@ -723,6 +733,9 @@ dispatch:
     }
     OP(REF_IS_NULL) { fp[ip[1]] = fp[ip[2]] == 0; ip += 3; NEXT(); }
     OP(REF_FUNC) { fp[ip[1]] = (uint64_t)(uintptr_t)inst->funcs[ip[2]]; ip += 3; NEXT(); }
+
+    /* ---- SIMD (the 0xFD prefix) ---- */
+#include "interp_simd.h"
 
 
     /* ---- operations with an immediate second operand ---- */

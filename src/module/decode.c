@@ -181,12 +181,13 @@ static weft_status rd_reftype(dec *d, weft_valtype *t) {
     return WEFT_OK;
 }
 
-/* §5.3.4 value types. v128 is accepted here; the compile stage rejects it
-   until SIMD is supported. */
+/* §5.3.4 value types; v128 only with the SIMD feature on. */
 static weft_status rd_valtype(dec *d, weft_valtype *t) {
     uint32_t at = dec_off(d);
     uint8_t b;
     TRY_OR_RETURN(rd_s7(d, &b));
+    if (b == WEFT_V128 && d->m->engine && (d->m->engine->config.disabled_features & WEFT_FEATURE_SIMD))
+        return dec_malformed(d, at, "malformed value type 0x7b (SIMD is turned off)");
     switch (b) {
     case WEFT_I32: case WEFT_I64: case WEFT_F32: case WEFT_F64: case WEFT_V128:
     case WEFT_FUNCREF: case WEFT_EXTERNREF:

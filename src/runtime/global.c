@@ -30,15 +30,33 @@ weft_val rt_val_from_bits(weft_valtype type, uint64_t bits) {
     return v;
 }
 
+uint32_t rt_val_put(uint64_t *slots, weft_val v) {
+    if (v.type == WEFT_V128) {
+        memcpy(slots, v.of.v128, 16);
+        return 2;
+    }
+    slots[0] = rt_val_to_bits(v);
+    return 1;
+}
+
+weft_val rt_val_get(weft_valtype type, const uint64_t *slots) {
+    if (type != WEFT_V128) return rt_val_from_bits(type, slots[0]);
+    weft_val v;
+    memset(&v, 0, sizeof v);
+    v.type = WEFT_V128;
+    memcpy(v.of.v128, slots, 16);
+    return v;
+}
+
 void rt_global_destroy(weft_global *g) {
     free(g);
 }
 
-/* A value the host may put in a global of `store`: a known type without
-   SIMD, and a function only from the same store. */
+/* A value the host may put in a global of `store`: a known type, and a
+   function only from the same store. */
 static bool rt_global_val_ok(const weft_store *store, weft_val v) {
     switch (v.type) {
-    case WEFT_I32: case WEFT_I64: case WEFT_F32: case WEFT_F64: case WEFT_EXTERNREF:
+    case WEFT_I32: case WEFT_I64: case WEFT_F32: case WEFT_F64: case WEFT_EXTERNREF: case WEFT_V128:
         return true;
     case WEFT_FUNCREF:
         return !v.of.func || v.of.func->store == store;
@@ -60,6 +78,7 @@ weft_status weft_global_new(weft_store *store, weft_val value, bool mutable_,
     g->type = value.type;
     g->mut = mutable_;
     g->value = rt_val_to_bits(value);
+    if (value.type == WEFT_V128) memcpy(&g->value_hi, value.of.v128 + 8, 8);
     g->store = store;
     if (!rt_store_add_global(store, g)) {
         free(g);
@@ -71,7 +90,8 @@ weft_status weft_global_new(weft_store *store, weft_val value, bool mutable_,
 
 weft_val weft_global_get(const weft_global *global) {
     if (!global) return (weft_val){0};
-    return rt_val_from_bits(global->type, global->value);
+    uint64_t slots[2] = {global->value, global->value_hi};
+    return rt_val_get(global->type, slots);
 }
 
 weft_status weft_global_set(weft_global *global, weft_val value) {
@@ -80,6 +100,7 @@ weft_status weft_global_set(weft_global *global, weft_val value) {
     if (value.type != global->type) return WEFT_ERR_MISUSE;
     if (!rt_global_val_ok(global->store, value)) return WEFT_ERR_MISUSE;
     global->value = rt_val_to_bits(value);
+    if (value.type == WEFT_V128) memcpy(&global->value_hi, value.of.v128 + 8, 8);
     return WEFT_OK;
 }
 

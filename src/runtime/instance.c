@@ -305,6 +305,12 @@ static weft_status rt_instance_alloc(weft_store *store, mod_module *m,
         g->mut = mg->type.mut;
         g->store = store;
         g->value = rt_eval_const(inst, &mg->init);
+        if (mg->init.op == 0xFD) { /* v128.const: its 16 bytes in the module */
+            memcpy(&g->value, m->bytes + mg->init.value, 8);
+            memcpy(&g->value_hi, m->bytes + mg->init.value + 8, 8);
+        } else if (mg->init.op == 0x23) { /* global.get: a v128 has a high half too */
+            g->value_hi = inst->globals[mg->init.value]->value_hi;
+        }
         inst->globals[m->nglobal_imports + i] = g;
     }
 

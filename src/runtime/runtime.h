@@ -79,6 +79,7 @@ struct weft_global {
     weft_valtype type;
     bool mut;
     uint64_t value;               /* bits, as in an operand slot */
+    uint64_t value_hi;            /* v128: its high 8 bytes (value: low) */
     weft_store *store;
 };
 
@@ -117,6 +118,12 @@ int64_t rt_table_grow(weft_table *t, uint32_t delta, void *init);
    as is, references as pointer bits (0 = null). */
 uint64_t rt_val_to_bits(weft_val v);
 weft_val rt_val_from_bits(weft_valtype type, uint64_t bits);
+/* A list of values in operand slots: one slot each, two for a v128 (low 8
+   bytes first). rt_val_put writes v at `slots` and returns the slots it
+   took; rt_val_get reads one back. */
+static inline uint32_t rt_val_slots(weft_valtype t) { return t == WEFT_V128 ? 2 : 1; }
+uint32_t rt_val_put(uint64_t *slots, weft_val v);
+weft_val rt_val_get(weft_valtype type, const uint64_t *slots);
 
 /* Looks an export up by its name bytes (export names may hold NUL bytes,
    which weft_instance_export's C string cannot). WEFT_ERR_NOT_FOUND if

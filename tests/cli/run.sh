@@ -97,6 +97,13 @@ c invoke-add-negative 0 -7 "" -- run --invoke add "$M/calc.wasm" -10 3
 c invoke-add-wraps 0 -2147483648 "" -- run --invoke add "$M/calc.wasm" 2147483647 1
 c invoke-add-unsigned-arg 0 -1 "" -- run --invoke add "$M/calc.wasm" 4294967295 0
 c invoke-mul64 0 -12000000000 "" -- run --invoke mul64 "$M/calc.wasm" -4000000000 3
+# v128 as wasmtime writes it: one 0x-hex number, lane 0 in the lowest digits
+c invoke-v128 0 0x00000004000000030000000200000011 "" -- run --invoke add "$M/simd.wasm" \
+    0x00000004000000030000000200000001 0x10
+c invoke-v128-mixed 0 "$(printf '2.5\n0x3fc000003fc000003fc000003fc00000\n12')" "" -- \
+    run --invoke mix "$M/simd.wasm" 5 0x00000007000000000000000000000000 2.5
+c invoke-v128-bad 2 "" "1:^error: " -- run --invoke add "$M/simd.wasm" 0xg 1
+c simd-off 2 "" "1:SIMD is turned off" -- run -W simd=n --invoke add "$M/simd.wasm" 1 2
 c invoke-f64 0 0.5 "" -- run --invoke half "$M/calc.wasm" 1
 c invoke-f64-big 0 50000000000000000000 "" -- run --invoke half "$M/calc.wasm" 1e20
 c invoke-f64-small 0 0.00000005 "" -- run --invoke half "$M/calc.wasm" 1e-7

@@ -134,6 +134,7 @@ run "$TMP/n" "$WEFT" run -W threads=n "$T/join.wasm"
 if grep -q '^exit 2$' "$TMP/n" && grep -q 'malformed' "$TMP/n.err"; then ok; else
     bad "-W threads=n: $(tail -n 1 "$TMP/n") $(head -n 1 "$TMP/n.err")"
 fi
+same "-W simd" '^hello from wat$' -- run -W simd "$C/hello.wasm" -- run "$C/hello.wasm"
 same "-W bulk-memory" '^hello from wat$' -- run -W bulk-memory "$C/hello.wasm" -- run "$C/hello.wasm"
 same "-W multi-value" '^hello from wat$' -- run -W multi-value=y "$C/hello.wasm" -- run "$C/hello.wasm"
 same "-W reference-types" '^hello from wat$' -- run -W reference-types "$C/hello.wasm" -- run "$C/hello.wasm"
@@ -153,7 +154,7 @@ refused "-S http" "'-S http' is not supported: weft has no wasi-http" run -S htt
 refused "-S preview2" "'-S preview2' is not supported: .*preview1" run -S preview2=n "$P"
 refused "-S inherit-network" "'-S inherit-network' is not supported: .*--listen" run -S inherit-network "$P"
 refused "-S threads=n" "'-S threads=n' is not supported" run -S threads=n "$P"
-refused "-W simd" "'-W simd' is not supported: weft does not implement SIMD" run -W simd "$P"
+refused "-W relaxed-simd" "'-W relaxed-simd' is not supported: weft does not implement relaxed SIMD" run -W relaxed-simd "$P"
 refused "-W epoch-interruption" "'-W epoch-interruption' is not supported: .*timeout" run -W epoch-interruption "$P"
 refused "-W bulk-memory=n" "'-W bulk-memory=n' is not supported" run -W bulk-memory=n "$P"
 refused "-W in a list" "'-W memory64' is not supported" run -W fuel=10,memory64 "$P"

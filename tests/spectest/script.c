@@ -57,7 +57,6 @@ typedef enum action_ran {
 } action_ran;
 
 #define NO_MOD ((size_t)-1)
-#define V128_REASON "v128 values (SIMD) are not supported by the runner yet"
 #define WAT_REASON "text-format module (.wat)"
 
 static const char *status_str(weft_status st)
@@ -315,11 +314,6 @@ static action_ran run_action(script *s, const json_value *cmd, unsigned long lin
         spec_buf e;
         spec_buf_init(&e, eb, sizeof eb);
         spec_parse_result r = spec_parse_value(jargs->items[i], &args[i], &e);
-        if (r == SPEC_VALUE_V128) {
-            skip(s, line, kind, V128_REASON);
-            ran = ACTION_SKIPPED;
-            goto done;
-        }
         if (r != SPEC_VALUE_OK) {
             fail(s, line, kind, "bad argument %zu in the script: %s", i, eb);
             goto done;
@@ -446,10 +440,6 @@ static void cmd_assert_return(script *s, const json_value *cmd, unsigned long li
     }
     for (size_t i = 0; i < nexp; i++) {
         spec_parse_result r = spec_parse_expect(list->items[i], &exp[i], &b);
-        if (r == SPEC_VALUE_V128) {
-            skip(s, line, kind, V128_REASON);
-            goto done;
-        }
         if (r != SPEC_VALUE_OK) {
             fail(s, line, kind, "bad expected value %zu in the script: %s", i, buf);
             goto done;

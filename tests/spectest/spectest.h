@@ -81,7 +81,6 @@ void spec_buf_escaped(spec_buf *b, const char *bytes, size_t len);
 typedef enum spec_parse_result {
     SPEC_VALUE_OK = 0,
     SPEC_VALUE_BAD = -1,  /* malformed JSON value: a failure */
-    SPEC_VALUE_V128 = 1,  /* a v128 value: not supported yet, skipped */
 } spec_parse_result;
 
 /* What an assert_return accepts in one result position. */
@@ -96,6 +95,11 @@ typedef enum spec_expect_kind {
 typedef struct spec_expect {
     spec_expect_kind kind;
     weft_val val; /* val.type is always set */
+    /* v128 (kind SPEC_EXPECT_VALUE): the script's lane shape, and per lane
+       0 (exactly val's bits) or a NaN class, SPEC_EXPECT_NAN_*. */
+    unsigned lane_bits;
+    bool lane_float;
+    uint8_t lane_nan[16];
 } spec_expect;
 
 /* The script's name of a value type ("i32", "externref", ...). */

@@ -166,6 +166,57 @@ bad:
     return SPEC_VALUE_BAD;
 }
 
+/* A v128 of the script: {"type": "v128", "lane_type": "i8".."f64",
+   "value": [lane strings]}. Each lane string is an unsigned or negative
+   decimal of the lane's width, or (expectations only, float lanes) a NaN
+   class, recorded in e when e != NULL. */
+static spec_parse_result parse_v128(const json_value *v, weft_val *out, spec_expect *e,
+                                    spec_buf *err)
+{
+    static const struct { const char *name; unsigned bits; bool is_float; } shapes[] = {
+        {"i8", 8, false}, {"i16", 16, false}, {"i32", 32, false},
+        {"i64", 64, false}, {"f32", 32, true}, {"f64", 64, true},
+    };
+    const char *lt = json_get_string(v, "lane_type", NULL);
+    const json_value *lanes = json_get_array(v, "value");
+    unsigned bits = 0;
+    bool is_float = false;
+    for (size_t i = 0; lt && i < sizeof shapes / sizeof shapes[0]; i++)
+        if (strcmp(lt, shapes[i].name) == 0) {
+            bits = shapes[i].bits;
+            is_float = shapes[i].is_float;
+        }
+    if (!bits || !lanes || lanes->count != 128 / bits) {
+        spec_buf_printf(err, "bad v128 value (lane_type %s)", lt ? lt : "(none)");
+        return SPEC_VALUE_BAD;
+    }
+    memset(out, 0, sizeof *out);
+    out->type = WEFT_V128;
+    if (e) {
+        e->lane_bits = bits;
+        e->lane_float = is_float;
+    }
+    for (size_t i = 0; i < lanes->count; i++) {
+        const json_value *jl = lanes->items[i];
+        const char *s = jl->kind == JSON_STRING ? jl->text : NULL;
+        if (s && e && is_float && strcmp(s, "nan:canonical") == 0) {
+            e->lane_nan[i] = SPEC_EXPECT_NAN_CANONICAL;
+            continue;
+        }
+        if (s && e && is_float && strcmp(s, "nan:arithmetic") == 0) {
+            e->lane_nan[i] = SPEC_EXPECT_NAN_ARITHMETIC;
+            continue;
+        }
+        uint64_t n;
+        if (!parse_uint(s, bits, &n)) {
+            spec_buf_printf(err, "bad v128 lane \"%s\"", s ? s : "(none)");
+            return SPEC_VALUE_BAD;
+        }
+        memcpy(out->of.v128 + i * (bits / 8), &n, bits / 8); /* little-endian host */
+    }
+    return SPEC_VALUE_OK;
+}
+
 spec_parse_result spec_parse_value(const json_value *v, weft_val *out,
                                    spec_buf *err)
 {
@@ -176,7 +227,7 @@ spec_parse_result spec_parse_value(const json_value *v, weft_val *out,
         return SPEC_VALUE_BAD;
     }
     if (t == WEFT_V128)
-        return SPEC_VALUE_V128;
+        return parse_v128(v, out, NULL, err);
     const char *s = json_get_string(v, "value", NULL);
     if (!s) {
         spec_buf_printf(err, "%s argument without a \"value\"", tname);
@@ -194,14 +245,16 @@ spec_parse_result spec_parse_expect(const json_value *v, spec_expect *out,
         spec_buf_printf(err, "expected value without a known \"type\"");
         return SPEC_VALUE_BAD;
     }
-    if (t == WEFT_V128)
-        return SPEC_VALUE_V128;
     memset(out, 0, sizeof *out);
     out->val.type = t;
     const json_value *jv = json_get(v, "value");
     if (!jv) {
         out->kind = SPEC_EXPECT_TYPE;
         return SPEC_VALUE_OK;
+    }
+    if (t == WEFT_V128) {
+        out->kind = SPEC_EXPECT_VALUE;
+        return parse_v128(v, &out->val, out, err);
     }
     if (jv->kind != JSON_STRING) {
         spec_buf_printf(err, "expected %s value is not a string", tname);
@@ -260,7 +313,40 @@ bool spec_expect_match(const spec_expect *e, const weft_val *got)
     case WEFT_F64: return got->of.f64_bits == e->val.of.f64_bits;
     case WEFT_FUNCREF: return got->of.func == e->val.of.func;
     case WEFT_EXTERNREF: return got->of.externref == e->val.of.externref;
+    case WEFT_V128: break;
     default: return false;
+    }
+    /* v128: lane by lane, each exact or in its NaN class. */
+    unsigned w = e->lane_bits / 8;
+    for (unsigned i = 0; i < 16 / w; i++) {
+        uint64_t g = 0, x = 0;
+        memcpy(&g, got->of.v128 + i * w, w);
+        memcpy(&x, e->val.of.v128 + i * w, w);
+        uint64_t quiet = w == 4 ? F32_EXP_QUIET : F64_EXP_QUIET;
+        uint64_t abs = w == 4 ? F32_ABS : F64_ABS;
+        if (e->lane_nan[i] == SPEC_EXPECT_NAN_CANONICAL) {
+            if ((g & abs) != quiet) return false;
+        } else if (e->lane_nan[i] == SPEC_EXPECT_NAN_ARITHMETIC) {
+            if ((g & quiet) != quiet) return false;
+        } else if (g != x) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* A v128 as lanes of `bits` in hex, lane 0 first; NaN classes by name. */
+static void format_v128(spec_buf *b, const uint8_t *bytes, unsigned bits, const uint8_t *nan)
+{
+    unsigned w = bits / 8;
+    spec_buf_printf(b, "v128:i%ux%u:", bits, 128 / bits);
+    for (unsigned i = 0; i < 16 / w; i++) {
+        uint64_t x = 0;
+        memcpy(&x, bytes + i * w, w);
+        if (nan && nan[i])
+            spec_buf_printf(b, " %s", nan[i] == SPEC_EXPECT_NAN_CANONICAL ? "nan:canonical" : "nan:arithmetic");
+        else
+            spec_buf_printf(b, " 0x%0*llx", (int)(2 * w), (unsigned long long)x);
     }
 }
 
@@ -301,6 +387,9 @@ void spec_format_val(spec_buf *b, const weft_val *v)
             spec_buf_printf(b, "externref:%llu",
                             (unsigned long long)((uintptr_t)v->of.externref - 1));
         break;
+    case WEFT_V128:
+        format_v128(b, v->of.v128, 32, NULL);
+        break;
     default:
         spec_buf_printf(b, "(value of type 0x%02x)", (unsigned)v->type);
         break;
@@ -311,7 +400,12 @@ void spec_format_expect(spec_buf *b, const spec_expect *e)
 {
     const char *t = spec_type_name(e->val.type);
     switch (e->kind) {
-    case SPEC_EXPECT_VALUE: spec_format_val(b, &e->val); break;
+    case SPEC_EXPECT_VALUE:
+        if (e->val.type == WEFT_V128)
+            format_v128(b, e->val.of.v128, e->lane_bits, e->lane_nan);
+        else
+            spec_format_val(b, &e->val);
+        break;
     case SPEC_EXPECT_NAN_CANONICAL: spec_buf_printf(b, "%s:nan:canonical", t); break;
     case SPEC_EXPECT_NAN_ARITHMETIC: spec_buf_printf(b, "%s:nan:arithmetic", t); break;
     case SPEC_EXPECT_NONNULL_REF: spec_buf_printf(b, "%s:non-null", t); break;

@@ -1,0 +1,148 @@
+/*
+ * compiler.h — the state of the one-pass validator and translator, shared
+ * by compile.c (the core instructions) and simd.c (the 0xFD prefix). Only
+ * the compile stage includes it.
+ */
+#ifndef WEFT_COMPILER_H
+#define WEFT_COMPILER_H
+
+#include "code.h"
+
+#define T_UNKNOWN 0 /* the bottom type of an unreachable stack */
+#define CMP_MAX_CONSTS 1024 /* constant slots per function; more use CONST ops */
+#define NO_SLOT UINT32_MAX
+#define CONST_MARK 0xC0000000u /* entry slots from here on name constants */
+/* v128 constants: markers VCONST_MARK + k name constant k of the body's
+   v128 table; each used one gets two slots after the scalar constants. */
+#define VCONST_MARK 0xB0000000u
+#define CMP_MAX_VCONSTS 256
+typedef struct cmp_v128 { uint64_t w[2]; } cmp_v128;
+/* "No code position". Code positions are compared only by equality with
+   the current length, never computed backwards from it: `len - k` wraps
+   when the body has fewer than k words, and then meets this sentinel. */
+#define NO_POS UINT32_MAX
+
+typedef struct centry {
+    weft_valtype type;
+    uint32_t slot; /* where the value is: its home slot or a local's */
+    uint32_t home; /* its home slot: the base plus the widths below it */
+} centry;
+
+enum { CTL_BLOCK, CTL_LOOP, CTL_IF, CTL_ELSE, CTL_FUNC };
+
+typedef struct ctl {
+    uint8_t kind;
+    bool unreachable;
+    uint32_t nparams, nresults;
+    const weft_valtype *params, *results;
+    uint32_t height;     /* operand stack height below the params */
+    uint32_t loop_pos;   /* loop: code position of the header */
+    uint32_t else_fix;   /* if: word to patch with the else position */
+    uint32_t temp_base;  /* if with params: saved copies for the else arm */
+    BASE_VEC(uint32_t) fixups; /* words to patch with the end position */
+} ctl;
+
+typedef struct compiler {
+    mod_module *m;
+    weft_error *err;
+    uint32_t func_index;
+    const mod_functype *type;
+    base_reader r;
+    uint32_t op_offset; /* module offset of the instruction being compiled */
+
+    const uint8_t *code_section_end; /* end of the last body */
+    BASE_VEC(uint64_t) consts; /* sorted distinct constants of the body */
+    uint32_t nconsts;          /* how many have markers (at most CMP_MAX_CONSTS) */
+    uint8_t *const_used;       /* per constant: needs a slot */
+    BASE_VEC(cmp_v128) vconsts; /* sorted distinct v128 constants */
+    uint32_t nvconsts;          /* how many have markers */
+    uint8_t *vconst_used;
+    BASE_VEC(uint32_t) const_refs; /* code words holding constant markers */
+    uint32_t nlocals;          /* locals (the index space) */
+    uint32_t nlocal_slots;     /* slots they take: a v128 takes two */
+    uint32_t nparam_slots;
+    weft_valtype *local_types;
+    uint32_t *local_slots;     /* per local: its first slot */
+    uint32_t ntemps, reserved_temps;
+    uint32_t base;       /* first operand-stack slot */
+    uint32_t max_height;
+
+    BASE_VEC(centry) stack;
+    BASE_VEC(ctl) ctls;
+    BASE_VEC(uint32_t) code;
+    BASE_VEC(uint32_t) pcmap;
+
+    uint32_t taken_offset; /* module offset of the last producer taken */
+    uint32_t copy_end;    /* code length right after the last COPY, for
+                             merging; NO_POS when the last op is not one */
+    uint32_t last_target; /* latest code position a branch may land on */
+    /* The last emitted operation whose only effect is writing one slot:
+       position of its dst word and the code length right after it. */
+    uint32_t producer_dst, producer_end;
+    bool oom;
+} compiler;
+
+
+#define FAIL_IF(cond, status, ...)                                                 \
+    do {                                                                           \
+        if (cond) return cmp_fail(c, status, __VA_ARGS__);                         \
+    } while (0)
+#define INVALID_IF(cond, ...) FAIL_IF(cond, WEFT_ERR_INVALID, __VA_ARGS__)
+#define TRY(expr)                                                                  \
+    do {                                                                           \
+        weft_status st_ = (expr);                                                  \
+        if (st_ != WEFT_OK) return st_;                                            \
+    } while (0)
+
+
+#define READ_U8(v) do { if (!base_read_u8(&c->r, (v))) return cmp_read_fail(c); } while (0)
+#define READ_U32(v) do { if (!base_read_u32(&c->r, (v))) return cmp_read_fail(c); } while (0)
+
+static inline bool cmp_is_vconst(uint32_t slot) {
+    return slot >= VCONST_MARK && slot < VCONST_MARK + CMP_MAX_VCONSTS;
+}
+/* Slots kept for constants right after the locals. */
+static inline uint32_t cmp_const_area(const compiler *c) { return c->nconsts + 2 * c->nvconsts; }
+
+/* Slots a value of type t takes: a v128 takes two (low 8 bytes first). */
+static inline uint32_t cmp_slot_width(weft_valtype t) { return t == WEFT_V128 ? 2 : 1; }
+
+/* Fails with a message naming the function and the instruction's offset. */
+__attribute__((format(printf, 3, 4))) weft_status cmp_fail(compiler *c, weft_status st,
+                                                           const char *fmt, ...);
+/* A failed read inside an instruction: "unexpected end" and friends. */
+weft_status cmp_read_fail(compiler *c);
+
+void cmp_emit(compiler *c, uint32_t w);
+/* Emits an operation word and records its offset for diagnostics. */
+void cmp_emit_op(compiler *c, uint32_t op);
+/* Emits a source operand (a slot or a constant's marker). */
+void cmp_emit_src(compiler *c, uint32_t slot);
+/* Marks the operation just emitted, whose dst word is at dst_pos, as a
+   pure producer (local.set may retarget it). */
+void cmp_mark_producer(compiler *c, uint32_t dst_pos);
+/* The operation that just computed `slot` if it is the last one, else 0;
+   cmp_take_producer removes it, returning its operands a and b. */
+uint32_t cmp_producer_of(const compiler *c, uint32_t slot);
+void cmp_take_producer(compiler *c, uint32_t *a, uint32_t *b);
+/* The home slot of operand stack position `index` (<= the height). */
+uint32_t cmp_home(const compiler *c, size_t index);
+/* Pushes a value living in `slot` / in its home slot (returned). */
+void cmp_push_at(compiler *c, weft_valtype t, uint32_t slot);
+uint32_t cmp_push(compiler *c, weft_valtype t);
+/* Pops a value of type `expect` (T_UNKNOWN: any). */
+weft_status cmp_pop(compiler *c, weft_valtype expect, centry *out);
+weft_status cmp_need_memory(compiler *c, uint32_t idx);
+/* memarg (§5.4.6) of an access of `bytes`: alignment at most natural. */
+weft_status cmp_read_memarg(compiler *c, uint32_t bytes, uint32_t *offset);
+
+/* simd.c: one 0xFD-prefixed instruction (the prefix byte is read). */
+weft_status cmp_simd_instr(compiler *c);
+/* simd.c: skips a 0xFD instruction's immediates checking only its binary
+   form (§5.4.10); false with c->r.why on a short read, MALFORMED through
+   cmp_fail for an unknown sub-opcode. */
+weft_status cmp_simd_skip(compiler *c, bool consts);
+/* simd.c: the marker of v128 constant `v`, or NO_SLOT. */
+uint32_t cmp_vconst_slot(const compiler *c, const cmp_v128 *v);
+
+#endif
