@@ -28,7 +28,7 @@ CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden -Iinclude $(WARN)
 LDFLAGS_ALL := $(if $(SAN),-fsanitize=$(SAN)) -lpthread -lm $(EXTRA_LDFLAGS)
 
 LIB_SRC := $(sort $(wildcard src/base/*.c src/module/*.c src/compile/*.c src/exec/*.c \
-	src/runtime/*.c src/wasi/*.c src/threads/*.c src/sched/*.c))
+	src/runtime/*.c src/wasi/*.c src/threads/*.c src/sched/*.c src/workers/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 SPEC_SRC := $(sort $(wildcard tests/spectest/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
@@ -42,11 +42,15 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # libFuzzer when LIBFUZZER=1 (clang; `make fuzz` does that).
 FUZZ_SRC := $(filter-out fuzz/main.c,$(sort $(wildcard fuzz/*.c)))
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
+# Example hosts (examples/*.c but the guests'; docs/workers.md): plain
+# programs on the public API, run by tests/workers/run.sh.
+EXAMPLE_SRC := examples/pool.c
+EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 
 .PHONY: all test clean bench guests fuzz fuzz-bins install uninstall man
 all: $(BUILD)/libweft.a $(BUILD)/libweft.so $(BUILD)/weft $(BUILD)/weft-spectest \
 	$(BUILD)/weft-spectest-portable $(UNIT_BIN) \
-	$(BUILD)/weft-disasm $(FUZZ_BIN) $(BUILD)/fuzz/diff-exec
+	$(BUILD)/weft-disasm $(FUZZ_BIN) $(BUILD)/fuzz/diff-exec $(EXAMPLE_BIN)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

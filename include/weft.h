@@ -68,6 +68,14 @@ typedef enum weft_status {
     WEFT_ERR_MISUSE = 30,    /* the API was called wrongly (bad argument) */
     WEFT_ERR_NOT_FOUND = 31, /* a name or index does not exist */
     WEFT_ERR_IO = 32,        /* reading a file failed */
+    /* Channels (workers): */
+    WEFT_ERR_TIMEOUT = 40,   /* the wait's deadline passed (nothing to
+                                take, or a join before the end) */
+    WEFT_ERR_FULL = 41,      /* the channel's message or byte count is at
+                                its limit (after waiting, if asked to) */
+    WEFT_ERR_TOO_LARGE = 42, /* the message is over the channel's limit */
+    WEFT_ERR_CLOSED = 43,    /* the channel is closed: no more sends; a
+                                receive sees it once drained (end of stream) */
 } weft_status;
 
 /* Why an execution trapped. The message of each is the spec's wording. */
@@ -806,6 +814,236 @@ typedef struct weft_wasi_function_info {
 WEFT_API uint32_t weft_wasi_function_count(void);
 WEFT_API weft_status weft_wasi_function(uint32_t index,
                                         weft_wasi_function_info *out);
+
+/* ------------------------------------------------------------------------
+ * Workers: isolated instances on a scheduler, with bounded channels.
+ * ------------------------------------------------------------------------
+ *
+ * A worker is a fresh instance of a compiled module (never decoded or
+ * compiled again) in a store of its own: its own memory, its own WASI
+ * context or none, its own execution. It runs one entry export with input
+ * bytes as an agent of a scheduler (weft_sched): it holds no OS thread
+ * while it waits, is preempted like any agent, and is its own group there
+ * (the unit of fair share), so 100,000 workers share the runners fairly.
+ *
+ * It talks to its host over two channels, bounded FIFO queues of byte
+ * messages: the inbox (host -> worker) and the outbox (worker -> host).
+ * The guest side is the `weft:worker` imports (docs/workers.md,
+ * include/weft_worker_guest.h).
+ *
+ * Channels. Each has three limits (weft_channel_limits): bytes per message,
+ * bytes queued, messages queued. A send past one fails with its own status
+ * and the message is not queued (nothing of it is kept): WEFT_ERR_TOO_LARGE
+ * (over the per-message limit, or over the queue's byte limit on its own:
+ * it could never fit), WEFT_ERR_FULL (the queue is at its count or byte
+ * limit: with a timeout the send waits for room first — backpressure),
+ * WEFT_ERR_CLOSED, WEFT_ERR_NOMEM. Messages are taken in the order they were
+ * queued. Closing a channel wakes every waiter on both sides; messages
+ * queued before can still be taken, then a receive gets WEFT_ERR_CLOSED
+ * (end of stream). Timeouts are in nanoseconds: 0 polls, negative waits
+ * forever.
+ *
+ * Lifecycle. weft_worker_spawn makes the worker and queues it; it runs
+ * until its entry returns (DONE), traps or fails (FAILED, with the trap's
+ * message and backtrace), or is stopped (STOPPED). Either end closes both
+ * channels: what the worker queued in its outbox can still be taken, what
+ * it left in its inbox is dropped. The end state and the result bytes are
+ * kept until weft_worker_free, however late the host looks.
+ *
+ *  - weft_worker_close closes the inbox: the graceful end. The worker takes
+ *    what is queued, then its receive returns end-of-stream and it ends
+ *    when its code does.
+ *  - weft_worker_terminate stops it: a worker running wasm stops at its
+ *    next function entry or loop back-edge (a spin loop too), a parked one
+ *    (in a receive or a send that waits) is woken and stops at once, one
+ *    that has not run yet stops before it does anything through its
+ *    channels; one parked in a blocking WASI call (a read of a pipe, a
+ *    sleep) likewise. A worker held longer than the grace period (default
+ *    100 ms) in a host call that does not see the request (a WASI write
+ *    bigger than a pipe's room blocks in the kernel) is stopped hard: its end is fixed as STOPPED then, and what it does
+ *    afterwards (messages, result) is discarded; its resources go when it
+ *    comes back.
+ *
+ * Cost. A worker reserves address space for its memory's declared maximum,
+ * capped by max_memory_bytes (default 256 MiB, so a module without a
+ * maximum does not take 4 GiB), and its execution stack (default 256 KiB
+ * and 4096 frames); both are committed only as touched. An idle worker
+ * costs the guest's touched pages plus a few KiB (bench/README.md,
+ * "workers").
+ *
+ * Threads. Every weft_worker_* function may be called from any thread, at
+ * any time, except that none may be called on a worker after
+ * weft_worker_free.
+ */
+typedef struct weft_worker weft_worker;
+
+typedef struct weft_channel_limits {
+    uint64_t max_message_bytes; /* per message; 0 = 64 MiB */
+    uint64_t max_queued_bytes;  /* queued at once; 0 = 256 MiB */
+    uint32_t max_messages;      /* queued at once; 0 = 1024 */
+} weft_channel_limits;
+
+/* A memory handed to workers on purpose, so they can use atomics and
+   memory.atomic.wait/notify on it (the only memory two workers ever
+   share). Reference counted: the host holds one reference, each worker
+   spawned with it one more, released when the worker's instance goes; the
+   last release frees it. Thread-safe. */
+typedef struct weft_shared_memory weft_shared_memory;
+/* Makes a shared memory of `limits` (pages; a maximum is required, shared
+   is implied) with one reference. WEFT_ERR_MISUSE for bad limits,
+   WEFT_ERR_NOMEM. */
+WEFT_API weft_status weft_shared_memory_new(weft_engine *engine, weft_limits limits,
+                                            weft_shared_memory **out, weft_error *err);
+/* The memory itself, for weft_memory_data/size/grow from the host.
+   Borrowed; valid while a reference is held. */
+WEFT_API weft_memory *weft_shared_memory_get(weft_shared_memory *shared);
+WEFT_API weft_shared_memory *weft_shared_memory_retain(weft_shared_memory *shared);
+/* Drops a reference; the last frees the memory. Accepts NULL. */
+WEFT_API void weft_shared_memory_release(weft_shared_memory *shared);
+
+typedef struct weft_worker_config {
+    /* The export to run, of type () -> () or () -> (i32) (its value is the
+       end's exit_code). NULL = "_start". */
+    const char *entry;
+    /* The worker's input (weft:worker.input); copied at spawn. */
+    const uint8_t *input;
+    size_t input_len;
+    /* A WASI context of the worker's own, made from this config (borrowed
+       for the spawn, copied there) and freed with the worker; proc_exit
+       ends the worker (DONE with that exit_code). NULL = no WASI: a module
+       importing WASI functions then fails to link. A blocking WASI call
+       (a read of a pipe or socket, poll_oneoff, a sleep) parks the worker
+       like a receive, and a terminate ends it. */
+    const weft_wasi_config *wasi;
+    weft_channel_limits inbox, outbox;
+    /* Cap on each memory the worker's instance defines, in bytes (the
+       declared maximum when lower; memory.grow fails past it);
+       0 = 256 MiB. */
+    uint64_t max_memory_bytes;
+    /* Operand stack and call depth of its execution; 0 = 256 KiB and
+       stack/64 frames. Reserved, committed as used. */
+    uint64_t max_stack_bytes;
+    uint32_t max_call_depth;
+    weft_priority priority;       /* on the scheduler; 0 = NORMAL */
+    /* How long a terminated worker may take to end before it is stopped
+       hard (see above); 0 = 100 ms. */
+    uint64_t grace_ns;
+    /* A fuel budget for the worker (weft_store_set_fuel); 0 = unmetered. */
+    uint64_t fuel;
+    /* Bound to every memory the module imports (it must be shared);
+       retained by the worker. NULL: a module that imports a memory fails
+       to link. */
+    weft_shared_memory *shared_memory;
+    /* The host wake hook: called when the worker has something for the
+       host — a message arrived in an empty outbox, the outbox was closed,
+       the worker ended — once per such edge (a message into an outbox that
+       already holds one calls nothing). From any thread (usually a runner,
+       right after the change, with no lock of the worker's held), never
+       after weft_worker_free has returned, never twice at once for one
+       worker. It may call weft_worker_recv, _post, _join (timeout 0) and
+       _end on the worker, not weft_worker_free. NULL = none. */
+    void (*wake)(weft_worker *worker, void *user);
+    void *user;                   /* for `wake` and weft_worker_user */
+} weft_worker_config;
+
+/* Defaults: entry "_start", no input, no WASI, default limits. */
+WEFT_API void weft_worker_config_init(weft_worker_config *config);
+
+/* Spawns a worker of `module` on `sched`: a new store, WASI context (if
+   asked), instance (the module's start function runs here, on the calling
+   thread) and execution of the entry, queued to run. `module` gets a
+   reference of the worker's own; `sched` is borrowed and must outlive the
+   worker. `config` is copied (NULL = defaults). Errors, with nothing left
+   behind: WEFT_ERR_MISUSE (NULL argument, bad config), WEFT_ERR_NOT_FOUND
+   (no such entry export), WEFT_ERR_LINK (the entry has another type, an
+   import is missing or of the wrong type: named in the message),
+   WEFT_ERR_LIMIT (the memory's minimum is over max_memory_bytes),
+   WEFT_ERR_TRAP (the start function trapped), WEFT_ERR_NOMEM. */
+WEFT_API weft_status weft_worker_spawn(weft_sched *sched, weft_module *module,
+                                       const weft_worker_config *config,
+                                       weft_worker **out, weft_error *err);
+
+/* Sends `len` bytes (copied) to the worker's inbox, waiting up to
+   `timeout_ns` for room when it is full. WEFT_OK, or WEFT_ERR_TOO_LARGE,
+   WEFT_ERR_FULL, WEFT_ERR_CLOSED (closed, or the worker ended),
+   WEFT_ERR_NOMEM; err says which limit. */
+WEFT_API weft_status weft_worker_post(weft_worker *worker, const void *data, size_t len,
+                                      int64_t timeout_ns, weft_error *err);
+/* Takes the next message of the worker's outbox, waiting up to
+   `timeout_ns` for one. On WEFT_OK *data is a malloc'd copy the caller
+   frees with free() (NULL when *len is 0). WEFT_ERR_TIMEOUT when none came,
+   WEFT_ERR_CLOSED when the outbox is closed and empty (end of stream: the
+   worker ended or closed it). */
+WEFT_API weft_status weft_worker_recv(weft_worker *worker, int64_t timeout_ns,
+                                      uint8_t **data, size_t *len, weft_error *err);
+/* Closes the inbox (graceful end, see above). Idempotent. */
+WEFT_API void weft_worker_close(weft_worker *worker);
+/* Stops the worker (see above) and closes its inbox. Returns at once;
+   weft_worker_join waits for the end. Idempotent; no effect on an ended
+   worker. */
+WEFT_API void weft_worker_terminate(weft_worker *worker);
+
+typedef enum weft_worker_state {
+    WEFT_WORKER_RUNNING = 0,  /* not ended (ready, running or parked) */
+    WEFT_WORKER_DONE = 1,     /* the entry returned, or WASI proc_exit */
+    WEFT_WORKER_FAILED = 2,   /* a trap, or the host failed it; error says */
+    WEFT_WORKER_STOPPED = 3,  /* weft_worker_terminate (or weft_worker_free) */
+} weft_worker_state;
+
+typedef struct weft_worker_end {
+    weft_worker_state state;
+    int32_t exit_code;        /* DONE: the entry's i32, proc_exit's code, or 0 */
+    const uint8_t *result;    /* weft:worker.set_result's bytes, NULL if none
+                                 (or taken); borrowed until weft_worker_free */
+    size_t result_len;
+    weft_error error;         /* FAILED: status, trap, message, backtrace;
+                                 STOPPED: why ("stopped by the host") */
+} weft_worker_end;
+
+/* Waits up to `timeout_ns` for the worker to end and fills *out (may be
+   NULL). WEFT_OK when it has ended (also when called again: the end is
+   kept), WEFT_ERR_TIMEOUT when the deadline passed first (out->state is
+   RUNNING). A terminated worker still held in a host call when its grace
+   period has passed counts as ended then (stopped hard); any other
+   terminated worker ends at its next step. */
+WEFT_API weft_status weft_worker_join(weft_worker *worker, int64_t timeout_ns,
+                                      weft_worker_end *out);
+/* The result bytes, transferred: *data is malloc'd (free with free()), and
+   the worker no longer holds them. WEFT_ERR_NOT_FOUND when there are none
+   (not ended, none set, or taken already). */
+WEFT_API weft_status weft_worker_take_result(weft_worker *worker, uint8_t **data, size_t *len);
+
+typedef enum weft_worker_channel {
+    WEFT_WORKER_INBOX = 0,
+    WEFT_WORKER_OUTBOX = 1,
+} weft_worker_channel;
+
+/* A channel's counters, exact at the instant they are read. */
+typedef struct weft_channel_stats {
+    uint32_t queued_messages;
+    uint64_t queued_bytes;
+    uint64_t sent;            /* messages queued since spawn */
+    uint64_t received;        /* messages taken */
+    uint64_t dropped;         /* queued messages discarded (the inbox at
+                                 the end, the outbox of a hard stop) */
+    uint64_t refused;         /* sends that failed, for any reason */
+    bool closed;
+    weft_channel_limits limits; /* in force (defaults filled in) */
+} weft_channel_stats;
+WEFT_API weft_status weft_worker_channel_stats(weft_worker *worker, weft_worker_channel which,
+                                               weft_channel_stats *out);
+/* The config's `user` pointer. */
+WEFT_API void *weft_worker_user(const weft_worker *worker);
+/* The worker's number on its scheduler (as weft_sched_dump names it:
+   "worker 7 is receiving on its inbox after 0.20 s"). */
+WEFT_API uint32_t weft_worker_id(const weft_worker *worker);
+/* Frees the worker: terminates it if it runs and waits for its end (for a
+   worker held in a host call, at most its grace period), then releases
+   everything it holds; a worker stopped hard is released when it comes
+   back from its host call. No wake hook call happens after it returns.
+   Its scheduler must outlive it (and any worker stopped hard must have
+   come back before weft_sched_free). Accepts NULL. */
+WEFT_API void weft_worker_free(weft_worker *worker);
 
 #ifdef __cplusplus
 }

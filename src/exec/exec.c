@@ -20,17 +20,22 @@ static void *exec_map(size_t bytes) {
     return p == MAP_FAILED ? NULL : p;
 }
 
-weft_exec *weft_exec_new(weft_store *store) {
-    if (!store) return NULL;
+/* The operand stack and the frame records are one mapping (stack first,
+   frames after it, each a whole number of pages): MAP_NORESERVE, so only
+   the pages a call touches are committed, and one mapping per execution
+   keeps the kernel's map count and page tables small when there are
+   100,000 of them (workers). */
+static size_t exec_frames_bytes(uint32_t max_depth) {
+    return ((size_t)max_depth * sizeof(exec_frame) + 4095) & ~(size_t)4095;
+}
+
+weft_exec *exec_new_sized(weft_store *store, size_t stack_bytes, uint32_t max_depth) {
+    if (!store || !stack_bytes || !max_depth) return NULL;
     weft_exec *e = calloc(1, sizeof *e);
     if (!e) return NULL;
-    static const weft_config defaults; /* a store made without an engine */
-    const weft_config *cfg = store->engine ? &store->engine->config : &defaults;
     e->store = store;
-    e->stack_bytes = cfg->max_stack_bytes ? cfg->max_stack_bytes : EXEC_DEFAULT_STACK;
-    e->stack_bytes = (e->stack_bytes + 4095) & ~(size_t)4095;
-    if (cfg->max_call_depth) e->max_depth = cfg->max_call_depth;
-    else e->max_depth = e->stack_bytes / 64 > EXEC_MIN_DEPTH ? (uint32_t)(e->stack_bytes / 64) : EXEC_MIN_DEPTH;
+    e->stack_bytes = (stack_bytes + 4095) & ~(size_t)4095;
+    e->max_depth = max_depth;
     pthread_condattr_t ca;
     bool cond_ok = false;
     if (pthread_condattr_init(&ca) == 0) {
@@ -47,22 +52,34 @@ weft_exec *weft_exec_new(weft_store *store) {
         free(e);
         return NULL;
     }
-    e->stack = exec_map(e->stack_bytes);
-    e->frames = exec_map((size_t)e->max_depth * sizeof(exec_frame));
-    if (!e->stack || !e->frames) {
+    uint8_t *map = exec_map(e->stack_bytes + exec_frames_bytes(max_depth));
+    if (!map) {
         weft_exec_free(e);
         return NULL;
     }
+    e->stack = (uint64_t *)map;
+    e->frames = (exec_frame *)(map + e->stack_bytes);
     e->stack_end = e->stack + e->stack_bytes / sizeof(uint64_t);
     atomic_init(&e->attention, 0);
     e->state = EXEC_IDLE;
     return e;
 }
 
+weft_exec *weft_exec_new(weft_store *store) {
+    if (!store) return NULL;
+    static const weft_config defaults; /* a store made without an engine */
+    const weft_config *cfg = store->engine ? &store->engine->config : &defaults;
+    size_t stack_bytes = cfg->max_stack_bytes ? cfg->max_stack_bytes : EXEC_DEFAULT_STACK;
+    stack_bytes = (stack_bytes + 4095) & ~(size_t)4095;
+    uint32_t max_depth;
+    if (cfg->max_call_depth) max_depth = cfg->max_call_depth;
+    else max_depth = stack_bytes / 64 > EXEC_MIN_DEPTH ? (uint32_t)(stack_bytes / 64) : EXEC_MIN_DEPTH;
+    return exec_new_sized(store, stack_bytes, max_depth);
+}
+
 void weft_exec_free(weft_exec *e) {
     if (!e) return;
-    if (e->stack) munmap(e->stack, e->stack_bytes);
-    if (e->frames) munmap(e->frames, (size_t)e->max_depth * sizeof(exec_frame));
+    if (e->stack) munmap(e->stack, e->stack_bytes + exec_frames_bytes(e->max_depth));
     pthread_mutex_destroy(&e->park_lock);
     pthread_cond_destroy(&e->park_cond);
     free(e);

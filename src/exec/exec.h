@@ -146,6 +146,12 @@ struct weft_caller {
     char message[WEFT_ERROR_MESSAGE_MAX];
 };
 
+/* A new execution with `stack_bytes` of operand stack (rounded up to a
+   page) and room for `max_depth` frames, reserved in one mapping and
+   committed as touched (weft_exec_new sizes them from the engine's config;
+   workers from their limits). NULL when out of memory or address space. */
+weft_exec *exec_new_sized(weft_store *store, size_t stack_bytes, uint32_t max_depth);
+
 /* Fuel (exec.c): takes the next chunk from the store's budget into
    e->fuel_left; false when the budget is empty. */
 bool exec_fuel_take(weft_exec *e);

@@ -170,7 +170,9 @@ static weft_status rt_check_imports(weft_store *store, const mod_module *m,
         const weft_extern *ext = &imports[i];
         char mod[160], name[160];
         weft_store *owner = rt_extern_store(ext);
-        if (!owner || owner != store) {
+        bool lent = owner && owner->lends_memories && ext->kind == WEFT_EXTERN_MEMORY &&
+                    ext->of.memory->limits.shared;
+        if (!owner || (owner != store && !lent)) {
             rt_quote_name(mod, sizeof mod, imp->module, imp->module_len);
             rt_quote_name(name, sizeof name, imp->name, imp->name_len);
             return base_fail(err, WEFT_ERR_MISUSE,
@@ -290,7 +292,7 @@ static weft_status rt_instance_alloc(weft_store *store, mod_module *m,
         inst->tables[i]->store = store;
     }
     for (uint32_t i = m->nmem_imports; i < m->nmems; i++) {
-        st = rt_memory_alloc(store->engine, m->mems[i], &inst->mems[i], err);
+        st = rt_memory_alloc(store->engine, store->max_memory_bytes, m->mems[i], &inst->mems[i], err);
         if (st != WEFT_OK) goto fail;
         inst->mems[i]->store = store;
     }

@@ -29,7 +29,7 @@ bool rt_store_adopt_instance(weft_store *store, weft_instance *inst,
                              weft_memory **mems, uint32_t nmems);
 
 /* Unowned objects (see above). `config` supplies the memory cap. */
-weft_status rt_memory_alloc(weft_engine *engine, weft_limits limits,
+weft_status rt_memory_alloc(weft_engine *engine, uint64_t cap, weft_limits limits,
                             weft_memory **out, weft_error *err);
 void rt_memory_destroy(weft_memory *m);
 /* The engine's pool of memory reservations (memory.c). */

@@ -52,7 +52,9 @@ static rt_def *rt_linker_find(weft_linker *l, const char *module, size_t module_
 /* Defines (module, name) with explicit lengths; replaces an earlier one. */
 static weft_status rt_linker_define(weft_linker *l, const char *module, size_t module_len,
                                     const char *name, size_t name_len, weft_extern ext) {
-    if (rt_extern_store(&ext) != l->store) return WEFT_ERR_MISUSE;
+    weft_store *owner = rt_extern_store(&ext);
+    bool lent = owner && owner->lends_memories && ext.kind == WEFT_EXTERN_MEMORY; /* src/workers */
+    if (owner != l->store && !lent) return WEFT_ERR_MISUSE;
     rt_def *d = rt_linker_find(l, module, module_len, name, name_len);
     if (d) {
         d->ext = ext;

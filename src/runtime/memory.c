@@ -140,7 +140,7 @@ static bool rt_pool_give(struct rt_mem_pool *p, uint8_t *data, uint64_t reserved
     return kept || in_chunk;
 }
 
-weft_status rt_memory_alloc(weft_engine *engine, weft_limits limits,
+weft_status rt_memory_alloc(weft_engine *engine, uint64_t store_cap, weft_limits limits,
                             weft_memory **out, weft_error *err) {
     const weft_config *config = engine ? &engine->config : NULL;
     *out = NULL;
@@ -158,6 +158,16 @@ weft_status rt_memory_alloc(weft_engine *engine, weft_limits limits,
     if (config && config->max_memory_bytes) {
         uint64_t cap = config->max_memory_bytes / RT_PAGE_SIZE;
         if (max_pages > cap) max_pages = cap;
+    }
+    if (store_cap && max_pages > store_cap / RT_PAGE_SIZE) {
+        /* The store's own cap (a worker's memory limit). */
+        max_pages = store_cap / RT_PAGE_SIZE;
+        if (limits.min > max_pages)
+            return base_fail(err, WEFT_ERR_LIMIT,
+                             "memory of %llu pages is above the limit of %llu pages "
+                             "(max_memory_bytes %llu)",
+                             (unsigned long long)limits.min, (unsigned long long)max_pages,
+                             (unsigned long long)store_cap);
     }
     if (limits.min > max_pages)
         return base_fail(err, WEFT_ERR_LIMIT,
@@ -212,7 +222,8 @@ void rt_memory_destroy(weft_memory *m) {
 
 weft_status rt_memory_create(weft_store *store, weft_limits limits,
                              weft_memory **out, weft_error *err) {
-    weft_status st = rt_memory_alloc(store ? store->engine : NULL, limits, out, err);
+    weft_status st = rt_memory_alloc(store ? store->engine : NULL, store ? store->max_memory_bytes : 0,
+                                     limits, out, err);
     if (st != WEFT_OK) return st;
     (*out)->store = store;
     if (!rt_store_add_memory(store, *out)) {

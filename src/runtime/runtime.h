@@ -38,6 +38,14 @@ struct weft_store {
        in the store draw their fuel from `fuel` in chunks (src/exec). */
     bool fuel_metered;
     _Atomic uint64_t fuel;
+    /* A cap on every memory made in this store, in bytes, beside the
+       engine's max_memory_bytes (0 = none): a worker's store reserves at
+       most its limit, not 4 GiB, for a memory without a maximum. */
+    uint64_t max_memory_bytes;
+    /* Its shared memories may be imported by instances of other stores (a
+       worker's shared memory: src/workers, which keeps the store alive
+       while any user does). */
+    bool lends_memories;
 };
 
 struct weft_func {

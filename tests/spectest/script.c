@@ -74,6 +74,10 @@ static const char *status_str(weft_status st)
     case WEFT_ERR_MISUSE: return "misuse";
     case WEFT_ERR_NOT_FOUND: return "not found";
     case WEFT_ERR_IO: return "I/O error";
+    case WEFT_ERR_TIMEOUT: return "timed out";
+    case WEFT_ERR_FULL: return "channel full";
+    case WEFT_ERR_TOO_LARGE: return "message too large";
+    case WEFT_ERR_CLOSED: return "channel closed";
     }
     return "unknown status";
 }
