@@ -141,6 +141,21 @@ void cmp_take_producer(compiler *c, uint32_t *a, uint32_t *b) {
     c->producer_end = NO_POS;
 }
 
+void cmp_emit_load_fused(compiler *c, uint32_t fused, weft_valtype rt, uint32_t a_slot) {
+    uint32_t addr, offset, here = c->op_offset;
+    cmp_take_producer(c, &addr, &offset);
+    uint32_t dst = cmp_push(c, rt);
+    c->op_offset = c->taken_offset; /* only the load can trap */
+    cmp_emit_op(c, fused);
+    c->op_offset = here;
+    uint32_t dpos = (uint32_t)c->code.len;
+    cmp_emit(c, dst);
+    cmp_emit_src(c, a_slot);
+    cmp_emit_src(c, addr);
+    cmp_emit(c, offset);
+    cmp_mark_producer(c, dpos);
+}
+
 /* The load that adds its address itself: _ADDI (a + immediate) or _ADD. */
 static uint32_t fused_load(uint32_t load, bool imm) {
     switch (load) {
@@ -752,18 +767,7 @@ static weft_status compile_numeric(compiler *c, const numeric_info *ni) {
             b = t;
         }
         if (fused) {
-            uint32_t addr, offset, here = c->op_offset;
-            cmp_take_producer(c, &addr, &offset);
-            uint32_t dst = cmp_push(c, ni->rt);
-            c->op_offset = c->taken_offset; /* only the load can trap */
-            cmp_emit_op(c, fused);
-            c->op_offset = here;
-            uint32_t dpos = (uint32_t)c->code.len;
-            cmp_emit(c, dst);
-            cmp_emit_src(c, a.slot);
-            cmp_emit_src(c, addr);
-            cmp_emit(c, offset);
-            cmp_mark_producer(c, dpos);
+            cmp_emit_load_fused(c, fused, ni->rt, a.slot);
             return WEFT_OK;
         }
     }

@@ -125,6 +125,10 @@ void cmp_mark_producer(compiler *c, uint32_t dst_pos);
    cmp_take_producer removes it, returning its operands a and b. */
 uint32_t cmp_producer_of(const compiler *c, uint32_t slot);
 void cmp_take_producer(compiler *c, uint32_t *a, uint32_t *b);
+/* Emits `fused` (dst, a, addr, offset): an operation on `a_slot` and the
+   value the load just before it produced, which it loads itself; the load
+   is taken back, and the operation traps at the load's offset. */
+void cmp_emit_load_fused(compiler *c, uint32_t fused, weft_valtype rt, uint32_t a_slot);
 /* The home slot of operand stack position `index` (<= the height). */
 uint32_t cmp_home(const compiler *c, size_t index);
 /* Pushes a value living in `slot` / in its home slot (returned). */

@@ -197,18 +197,7 @@ static bool fuse_loaded_operand(compiler *c, const simd_info *si, centry a, cent
         a = b;
         b = t;
     }
-    uint32_t addr, offset, here = c->op_offset;
-    cmp_take_producer(c, &addr, &offset);
-    uint32_t dst = cmp_push(c, WEFT_V128);
-    c->op_offset = c->taken_offset; /* only the load can trap */
-    cmp_emit_op(c, fused);
-    c->op_offset = here;
-    uint32_t dpos = (uint32_t)c->code.len;
-    cmp_emit(c, dst);
-    cmp_emit_src(c, a.slot);
-    cmp_emit_src(c, addr);
-    cmp_emit(c, offset);
-    cmp_mark_producer(c, dpos);
+    cmp_emit_load_fused(c, fused, WEFT_V128, a.slot);
     return true;
 }
 
