@@ -57,8 +57,11 @@
  * then the agent drops below every other too, so a spinning agent cannot
  * hold the runner (PCT itself assumes programs that never spin).
  *
- * The monitor thread ticks every half slice while any runner is busy, and
- * otherwise sleeps until the next deadline: it fires due timers, asks
+ * The monitor thread ticks every half slice while a runner is busy and an
+ * agent is ready to take its place, and otherwise sleeps until the next
+ * deadline (an agent made ready while every runner is busy wakes it): a
+ * step with nobody waiting for its runner is never cut, so agents that
+ * each have a core of their own run undisturbed. It fires due timers, asks
  * agents past their slice to yield (WEFT_ATTN_SUSPEND, set directly: the
  * agent is running), and starts a replacement runner for one held in a
  * host function past its slice. A replaced runner finishes its step and
@@ -107,6 +110,7 @@ struct weft_sched {
     sched_group *ring[SCHED_LEVELS]; /* ready groups, per level, circular: ring[l] is the tail */
     uint32_t active;         /* runners not replaced */
     uint32_t busy;           /* runners in a step */
+    bool monitor_napping;    /* not ticking: woken by the first agent made ready */
     sched_runner *runners;
     pthread_t monitor;
     bool monitor_started;
@@ -236,6 +240,10 @@ static void sched_ready_locked(weft_sched *s, sched_agent *a, uint8_t reason) {
         s->ring[l] = g;
         g->queued = true;
     }
+    if (s->monitor_napping && s->busy) {
+        s->monitor_napping = false;
+        pthread_cond_signal(&s->tick); /* someone may now wait for a runner */
+    }
     pthread_cond_signal(&s->work);
 }
 
@@ -260,6 +268,12 @@ static sched_agent *sched_take_locked(weft_sched *s) {
         return a;
     }
     return NULL;
+}
+
+static bool sched_any_ready_locked(const weft_sched *s) {
+    for (int l = 0; l < SCHED_LEVELS; l++)
+        if (s->ring[l]) return true;
+    return false;
 }
 
 /* splitmix64: a small PRNG whose whole state is one word. */
@@ -625,7 +639,7 @@ static void *sched_runner_main(void *arg) {
         r->current = a;
         r->step_start = sched_now();
         r->asked = false;
-        if (s->busy++ == 0) pthread_cond_signal(&s->tick); /* the monitor ticks while busy */
+        s->busy++;
         pthread_mutex_unlock(&s->lock);
 
         sched_running = a;
@@ -715,7 +729,8 @@ static void *sched_monitor_main(void *arg) {
         int64_t now = sched_now();
         sched_monitor_pass_locked(s, now);
         int64_t until = -1;
-        if (s->busy) until = now + s->slice / 2;
+        s->monitor_napping = !(s->busy && sched_any_ready_locked(s));
+        if (!s->monitor_napping) until = now + s->slice / 2;
         if (s->timers.len && (until < 0 || sched_deadline(s->timers.data[0]) < until))
             until = sched_deadline(s->timers.data[0]);
         if (until < 0) {
