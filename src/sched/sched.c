@@ -640,6 +640,12 @@ static void *sched_runner_main(void *arg) {
         r->step_start = sched_now();
         r->asked = false;
         s->busy++;
+        if (s->monitor_napping && sched_any_ready_locked(s)) {
+            /* Agents made ready while every runner was idle did not wake
+               the monitor, and some still wait: it ticks from now on. */
+            s->monitor_napping = false;
+            pthread_cond_signal(&s->tick);
+        }
         pthread_mutex_unlock(&s->lock);
 
         sched_running = a;

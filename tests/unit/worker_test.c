@@ -506,6 +506,36 @@ static void terminate(void) {
     weft_sched_free(s1);
 }
 
+/* Fairness after an idle moment: two workers parked on one runner are
+   made ready by the host at once, while the runner is idle, and the first
+   to run spins. The second must still get its turn: the scheduler cuts the
+   spinner's step once someone waits for the runner, however the waiting
+   one became ready. */
+static void fair_after_idle(void) {
+    weft_sched_config one = {.runners = 1, .max_runners = 1};
+    weft_sched *s1;
+    weft_error err;
+    CHECK(weft_sched_new(engine, &one, &s1, &err) == WEFT_OK, "sched: %s", err.message);
+    weft_worker_config c;
+    weft_worker_config_init(&c);
+    c.entry = "recv_then_spin";
+    weft_worker *w[2];
+    for (int i = 0; i < 2; i++) w[i] = spawn_cfg(s1, guest, &c);
+    for (int i = 0; i < 2; i++) wait_dump(s1, w[i], "receiving on its inbox");
+    for (int i = 0; i < 2; i++) CHECK(weft_worker_post(w[i], "go", 2, -1, &err) == WEFT_OK, "post");
+    for (int t = 0; t < 10000 && (stats(w[0], WEFT_WORKER_INBOX).received == 0 ||
+                                  stats(w[1], WEFT_WORKER_INBOX).received == 0); t++)
+        sleep_ms(1);
+    for (int i = 0; i < 2; i++)
+        CHECK(stats(w[i], WEFT_WORKER_INBOX).received == 1, "worker %d never ran beside the spinner", i);
+    for (int i = 0; i < 2; i++) weft_worker_terminate(w[i]);
+    for (int i = 0; i < 2; i++) {
+        CHECK(join(w[i]).state == WEFT_WORKER_STOPPED, "spinner %d", i);
+        weft_worker_free(w[i]);
+    }
+    weft_sched_free(s1);
+}
+
 /* A WASI worker blocked in a read parks, and terminate stops it; one held
    in a write the kernel blocks (bigger than the pipe's room) does not see
    the request: after its grace period it is stopped hard, and what it does
@@ -735,6 +765,7 @@ int main(void) {
     deterministic();
     close_and_drain();
     terminate();
+    fair_after_idle();
     hard_stop();
     trap_and_others_go_on();
     end_kept_until_taken();
