@@ -55,6 +55,16 @@ char *base_strndup(const char *s, size_t n);
 #define BASE_VEC_FREE(v) (free((v).data), (v).data = NULL, (v).len = (v).cap = 0)
 bool base_vec_reserve(void **data, size_t *cap, size_t need, size_t elem);
 
+/* One round of a spin-wait: tells the core a spinning thread waits, so it
+   spends less power and yields its pipeline to a sibling thread. */
+static inline void base_pause(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 /* A cursor over bytes of a module. `base` is the start of the whole module so
    offsets in errors are module offsets. Reads never go past `end`; a failed
    read returns false and leaves the reason in `why` (a static string). */

@@ -80,6 +80,7 @@
 
 #define SCHED_LEVELS 4
 #define SCHED_DEFAULT_SLICE_NS 2000000ull
+#define SCHED_SPIN_NS 50000 /* an idle runner's spin before it sleeps */
 /* Deterministic mode: virtual ns per executed safe point (about what one
    costs the interpreter), where the virtual clock starts, and the realtime
    clock's virtual epoch (2023-11-14T22:13:20Z). */
@@ -111,6 +112,10 @@ struct weft_sched {
     uint32_t active;         /* runners not replaced */
     uint32_t busy;           /* runners in a step */
     bool monitor_napping;    /* not ticking: woken by the first agent made ready */
+    /* A runner out of work spins a moment before it sleeps (one at a
+       time): the next agent made ready clears the flag instead of
+       signalling `work`, and the spinner takes it. */
+    _Atomic bool spinning;
     sched_runner *runners;
     pthread_t monitor;
     bool monitor_started;
@@ -244,7 +249,10 @@ static void sched_ready_locked(weft_sched *s, sched_agent *a, uint8_t reason) {
         s->monitor_napping = false;
         pthread_cond_signal(&s->tick); /* someone may now wait for a runner */
     }
-    pthread_cond_signal(&s->work);
+    if (atomic_load_explicit(&s->spinning, memory_order_relaxed))
+        atomic_store_explicit(&s->spinning, false, memory_order_release); /* the spinner takes it */
+    else
+        pthread_cond_signal(&s->work);
 }
 
 /* The next agent: highest level first; within it the group at the head
@@ -610,6 +618,25 @@ static void sched_step_done_locked(weft_sched *s, sched_agent *a, weft_status st
     }
 }
 
+/* A runner out of work spins (without the lock) for up to SCHED_SPIN_NS
+   before it sleeps on `work`: an agent woken by another thread a moment
+   later (a message answered, a futex notified) is then taken without a
+   sleep and a wake-up, which cost several microseconds each. It ends
+   early when an agent is made ready (sched_ready_locked clears the flag
+   instead of signalling) or the scheduler stops. One runner spins at a
+   time, so an idle pool burns at most one core, and only briefly. */
+static void sched_spin_locked(weft_sched *s) {
+    atomic_store_explicit(&s->spinning, true, memory_order_relaxed);
+    pthread_mutex_unlock(&s->lock);
+    int64_t until = sched_now() + SCHED_SPIN_NS;
+    for (uint32_t i = 1; atomic_load_explicit(&s->spinning, memory_order_acquire); i++) {
+        base_pause();
+        if (i % 64 == 0 && sched_now() >= until) break;
+    }
+    pthread_mutex_lock(&s->lock);
+    atomic_store_explicit(&s->spinning, false, memory_order_relaxed);
+}
+
 static void *sched_runner_main(void *arg) {
     sched_runner *r = arg;
     weft_sched *s = r->s;
@@ -617,6 +644,7 @@ static void *sched_runner_main(void *arg) {
     pthread_mutex_lock(&s->lock);
     for (;;) {
         sched_agent *a = NULL;
+        bool spun = false;
         while (!s->stopping && !(a = s->det ? sched_take_random_locked(s) : sched_take_locked(s))) {
             if (s->det && s->timers.len) {
                 /* Every agent waits: the virtual clock jumps to the
@@ -626,6 +654,11 @@ static void *sched_runner_main(void *arg) {
                     atomic_store_explicit(&s->vclock, next, memory_order_relaxed);
                 sched_fire_timers_locked(s, next);
                 continue;
+            }
+            if (!spun && !s->det && !atomic_load_explicit(&s->spinning, memory_order_relaxed)) {
+                spun = true;
+                sched_spin_locked(s);
+                continue; /* the loop looks again (and at s->stopping) */
             }
             pthread_cond_wait(&s->work, &s->lock);
         }

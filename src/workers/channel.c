@@ -164,14 +164,6 @@ void wk_drop_locked(wk_channel *ch) {
 
 #define WK_SPIN 256 /* pauses: a few microseconds */
 
-static inline void wk_pause(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 /* Waits on ch->cond until woken or `deadline` (under ch->lock). False when
    the deadline has passed (or was 0). */
 static bool wk_host_wait_locked(wk_channel *ch, int64_t deadline) {
@@ -182,7 +174,7 @@ static bool wk_host_wait_locked(wk_channel *ch, int64_t deadline) {
     uint32_t seen = atomic_load_explicit(&ch->changes, memory_order_relaxed);
     pthread_mutex_unlock(&ch->lock);
     for (int i = 0; i < WK_SPIN && atomic_load_explicit(&ch->changes, memory_order_acquire) == seen; i++)
-        wk_pause();
+        base_pause();
     pthread_mutex_lock(&ch->lock);
     if (atomic_load_explicit(&ch->changes, memory_order_relaxed) != seen) return true;
     ch->host_waiters++;
