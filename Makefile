@@ -45,6 +45,13 @@ FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
 # Example hosts (examples/*.c but the guests'; docs/workers.md): plain
 # programs on the public API, run by tests/workers/run.sh.
 EXAMPLE_SRC := examples/pool.c
+# examples/uv_host.c runs weft in cooperative mode inside a libuv loop
+# (docs/coop.md); built when libuv's headers are there (Debian libuv1-dev;
+# .ci/run installs it), and tests/coop/run.sh says so when they are not.
+UV_LIBS := $(shell pkg-config --libs libuv 2>/dev/null || { test -f /usr/include/uv.h && echo -luv; })
+ifneq ($(UV_LIBS),)
+EXAMPLE_SRC += examples/uv_host.c
+endif
 EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 
 .PHONY: all test clean bench guests fuzz fuzz-bins install uninstall man
@@ -82,6 +89,10 @@ $(BUILD)/weft-spectest-portable: $(SPEC_OBJ) $(filter-out $(BUILD)/obj/src/exec/
 $(BUILD)/examples/%: examples/%.c examples/sha256.h $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
+
+$(BUILD)/examples/uv_host: examples/uv_host.c $(BUILD)/libweft.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libweft.a $(UV_LIBS) $(LDFLAGS_ALL)
 
 # Developer tools see the internal headers.
 $(BUILD)/weft-disasm: tools/disasm.c $(BUILD)/libweft.a

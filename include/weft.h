@@ -558,6 +558,9 @@ WEFT_API void weft_exec_request(weft_exec *exec, uint32_t bits);
  * the others have. A woken agent goes to the back of its process's queue.
  * Timeouts fire within a slice of their deadline (a monitor thread ticks
  * every half slice while agents run).
+ *
+ * A cooperative scheduler (weft_sched_config.cooperative, below) has no
+ * thread at all: the host's event loop runs its agents.
  */
 typedef struct weft_sched weft_sched;
 
@@ -589,6 +592,28 @@ typedef struct weft_sched_config {
        pct_steps executed safe points, default 100,000). */
     uint32_t pct_depth;
     uint64_t pct_steps;
+    /* Cooperative mode (docs/coop.md): no thread of the scheduler's own —
+       no runner, monitor or poller. Nothing runs until the host calls
+       weft_sched_run_until_idle from its event loop, on its thread. A
+       slice is counted in executed safe points (slice_ns / 4 of them, the
+       interpreter's cost of one), so it needs no timer thread. `runners`
+       and `max_runners` must be 0; not with `deterministic`. */
+    bool cooperative;
+    /* The host wake hook of a cooperative scheduler: called when an agent
+       becomes runnable while the scheduler is idle (the last
+       weft_sched_run_until_idle returned WEFT_SCHED_IDLE, or none ran
+       yet) — a message posted, an async host call completed, a stop
+       requested, from any thread — once per such edge: the next call is
+       made only after a weft_sched_run_until_idle has returned idle
+       again. It runs on the thread that made the agent runnable, possibly
+       while weft holds a lock of that operation (a channel's), so it must
+       only ask the host's loop for a drain (uv_async_send, a write to an
+       eventfd, a flag) and call nothing of weft; two edges' calls may run
+       at once on two threads. Not called for what the host drives itself
+       (a deadline it reported as passed, an fd of weft_sched_fd, anything
+       made runnable inside weft_sched_run_until_idle). NULL = none. */
+    void (*wake)(weft_sched *sched, void *user);
+    void *wake_user;
 } weft_sched_config;
 
 /* Makes a scheduler and starts its runners. `config` is copied (NULL =
@@ -606,6 +631,118 @@ WEFT_API size_t weft_sched_dump(weft_sched *sched, char *buf, size_t size);
 /* Deterministic mode: the safe points executed so far by all its agents
    (the length of a run, e.g. to choose pct_steps); 0 otherwise. */
 WEFT_API uint64_t weft_sched_executed(weft_sched *sched);
+
+/* ---- Cooperative mode (weft_sched_config.cooperative; docs/coop.md) ---- */
+
+typedef enum weft_sched_outcome {
+    WEFT_SCHED_IDLE = 0,    /* nothing is runnable: wait for the wake hook,
+                               the deadline, or weft_sched_fd */
+    WEFT_SCHED_YIELDED = 1, /* the fairness wall: `runnable` agents still
+                               are; call again soon (after the host's own
+                               work) */
+} weft_sched_outcome;
+
+/* What one agent's slice ended in. */
+typedef enum weft_sched_step {
+    WEFT_SCHED_STEP_READY = 0,  /* preempted or yielded: still runnable */
+    WEFT_SCHED_STEP_PARKED = 1, /* waits (a message, a futex, an fd, a
+                                   deadline, an async host call) */
+    WEFT_SCHED_STEP_ENDED = 2,  /* returned, exited, or was stopped */
+    WEFT_SCHED_STEP_FAILED = 3, /* trapped or failed */
+} weft_sched_step;
+
+/* One slice of weft_sched_run_until_idle. Agents are named as
+   weft_sched_dump names them: `group` is the worker's id
+   (weft_worker_id), the process's number, or weft_sched_start's id;
+   `member` the thread's tid in a process, else 0. */
+typedef struct weft_sched_event {
+    uint32_t group;
+    uint32_t member;
+    weft_sched_step step;
+    weft_status status;     /* ENDED, FAILED: how its execution ended */
+    weft_trap trap;         /* WEFT_ERR_TRAP: which */
+} weft_sched_event;
+
+typedef struct weft_sched_summary {
+    weft_sched_outcome outcome;
+    /* IDLE: the earliest deadline of a parked agent (CLOCK_MONOTONIC ns,
+       as clock_gettime gives it), or -1 when none waits on one: once it
+       has passed, call weft_sched_run_until_idle. */
+    int64_t deadline;
+    uint32_t runnable;      /* YIELDED: agents runnable at the return, exactly */
+    /* This call's slices, by how they ended (exact). */
+    uint32_t ran, parked, ended, failed;
+    /* In: the caller's array for the slices' events (may be NULL) and its
+       room. Out: events written, in the order the slices ran (at most
+       `events_cap`: the counts above stay exact when it is short). */
+    weft_sched_event *events;
+    uint32_t events_cap;
+    uint32_t nevents;
+} weft_sched_summary;
+
+/* Runs what is runnable on the calling thread, at most one slice per agent
+   (the fairness wall: an agent made runnable again in this call, or
+   preempted, waits for the next, as does one started during it; so at
+   most as many slices as there were agents), and returns: WEFT_OK with *summary
+   filled (it may be NULL); WEFT_ERR_MISUSE when `sched` is not
+   cooperative, or a call on it is already running (a host function or
+   hook calling it from inside, another thread at the same time). Due
+   timers fire and weft_sched_fd's ready fds are taken first; host
+   functions, `ended` callbacks and workers' wake hooks run inside it, on
+   this thread. Never sleeps; a host call that blocks (a WASI write to a
+   full pipe) holds it, as it would hold a runner. */
+WEFT_API weft_status weft_sched_run_until_idle(weft_sched *sched, weft_sched_summary *summary);
+/* Cooperative mode: the fd of the scheduler's epoll set, in which the fds
+   of parked blocking WASI calls are watched. It becomes readable when one
+   is ready: add it to the host's loop (uv_poll, epoll, poll) for reading,
+   and call weft_sched_run_until_idle then. Owned by the scheduler (do not
+   close or read it); -1 for a scheduler that is not cooperative. */
+WEFT_API int weft_sched_fd(weft_sched *sched);
+
+/* An execution of the host's as an agent (any mode): `exec` has been
+   started (weft_exec_start) and is borrowed until `ended` is called, on
+   the thread that ran its last slice (a runner, or inside
+   weft_sched_run_until_idle), with how its run ended; the scheduler no
+   longer touches it then (`ended` may free it). weft_exec_request (STOP)
+   stops it. *id (may be NULL) gets its group number (events, dump:
+   "execution 3"). WEFT_ERR_MISUSE (NULL, not started), WEFT_ERR_NOMEM. */
+typedef void (*weft_sched_ended_fn)(weft_exec *exec, weft_status status, const weft_error *err,
+                                    void *user);
+WEFT_API weft_status weft_sched_start(weft_sched *sched, weft_exec *exec, weft_priority priority,
+                                      weft_sched_ended_fn ended, void *user, uint32_t *id,
+                                      weft_error *err);
+
+/* ---- Async host functions ---- */
+/*
+ * A host function that answers later: it starts the host's own work (an
+ * HTTP fetch, a database query), keeps the completion token and returns
+ * WEFT_SUSPENDED ("pending"). The calling agent parks without holding a
+ * thread; when the host completes the token, from any thread, the agent
+ * becomes runnable and the call returns those results to the guest (or
+ * traps it with the message of weft_async_fail). In pool mode and in
+ * cooperative mode alike; called off a scheduler (weft_func_call, a
+ * process on OS threads) the calling thread waits for the completion.
+ * A stop request (terminate, the process's end) ends a parked call at
+ * once: the token must still be completed, which then only frees it.
+ */
+typedef struct weft_async weft_async;
+/* `results` has room for the type's results. Return WEFT_SUSPENDED and
+   complete `token` exactly once later (also from inside this call);
+   or return WEFT_OK with `results` filled, or WEFT_ERR_TRAP /
+   WEFT_ERR_EXIT as any host function: then `token` is not used. */
+typedef weft_status (*weft_async_fn)(weft_caller *caller, void *env, const weft_val *args,
+                                     weft_val *results, weft_async *token);
+/* Makes an async host function in `store`, as weft_func_new. */
+WEFT_API weft_func *weft_func_new_async(weft_store *store, const weft_functype *type,
+                                        weft_async_fn fn, void *env, void (*finalizer)(void *env));
+/* Completes the call: `results` (copied; the function type's results, of
+   their types) go to the guest. WEFT_ERR_MISUSE for a wrong count or
+   type (the token stays pending). Any thread; the token is gone after
+   WEFT_OK. */
+WEFT_API weft_status weft_async_complete(weft_async *token, const weft_val *results, size_t nresults);
+/* Completes the call with a trap of the guest (WEFT_TRAP_HOST, the
+   message printf-style). Any thread; the token is gone after. */
+WEFT_API void weft_async_fail(weft_async *token, const char *fmt, ...);
 
 /* ------------------------------------------------------------------------
  * Processes: a WASI command with wasi-threads.
@@ -717,6 +854,18 @@ WEFT_API weft_status weft_process_new(weft_engine *engine, weft_module *module,
    twice, WEFT_ERR_NOMEM if not even the main thread could start. */
 WEFT_API weft_status weft_process_run(weft_process *process,
                                       weft_process_outcome *out);
+/* The same in two halves, for a host that must not block (a cooperative
+   scheduler: weft_process_run would wait for agents nobody runs).
+   weft_process_start starts the main thread and returns (WEFT_ERR_MISUSE
+   when run or started before, WEFT_ERR_NOMEM); weft_process_wait waits up
+   to `timeout_ns` (0 = look, negative = forever) for the end: WEFT_OK with
+   *out filled (also when called again), WEFT_ERR_TIMEOUT while threads
+   remain. A time limit (timeout_ns) is checked in weft_process_wait.
+   (weft_process_run itself may still be used with a cooperative
+   scheduler from a thread other than the one that drives it.) */
+WEFT_API weft_status weft_process_start(weft_process *process);
+WEFT_API weft_status weft_process_wait(weft_process *process, int64_t timeout_ns,
+                                       weft_process_outcome *out);
 /* Ends a running process (WEFT_PROCESS_STOPPED) as promptly as a proc_exit
    would. Any thread, any time, also before weft_process_run (which then
    returns at once) and after it (no effect). */
@@ -874,6 +1023,13 @@ WEFT_API weft_status weft_wasi_function(uint32_t index,
  * Threads. Every weft_worker_* function may be called from any thread, at
  * any time, except that none may be called on a worker after
  * weft_worker_free.
+ *
+ * On a cooperative scheduler (weft_sched_config.cooperative) the wake
+ * hook runs inside weft_sched_run_until_idle, on the loop's thread. There
+ * nothing may wait for the worker: post and recv with timeout 0 only, no
+ * join but with timeout 0, and no weft_worker_free of a running worker
+ * (it joins): terminate it, run the scheduler until it has ended, then
+ * free it (docs/coop.md).
  */
 typedef struct weft_worker weft_worker;
 

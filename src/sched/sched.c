@@ -66,6 +66,9 @@
  * agent is running), and starts a replacement runner for one held in a
  * host function past its slice. A replaced runner finishes its step and
  * then leaves if there are enough runners without it.
+ *
+ * Cooperative mode (config.cooperative) has no runner, monitor or poller:
+ * the host's loop runs the agents (the last section of this file).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -87,6 +90,9 @@
 #define SCHED_DET_NS_PER_POINT 4
 #define SCHED_DET_START_NS 1000000000ll
 #define SCHED_DET_EPOCH_NS 1700000000000000000ll
+/* Cooperative mode: a slice of slice_ns is this many ns per executed safe
+   point (the deterministic mode's figure). */
+#define SCHED_COOP_NS_PER_POINT 4
 
 typedef struct sched_runner {
     weft_sched *s;
@@ -142,6 +148,20 @@ struct weft_sched {
     sched_agent *det_running;
     sched_agent *live, *live_tail; /* every agent not ended, oldest first */
     uint32_t nlive;
+    /* Cooperative mode (no thread of its own: weft_sched_run_until_idle
+       steps the agents on the host's thread). coop_idle: the last call
+       found nothing runnable (or none was made), so the next agent made
+       ready is an edge for the host's hook; coop_edge: one not yet
+       told. io_armed counts agents with fds in the epoll set (any mode),
+       so that a call with none makes no epoll_wait. */
+    bool coop;
+    bool coop_running;       /* a weft_sched_run_until_idle is under way */
+    bool coop_idle, coop_edge;
+    uint64_t coop_calls;     /* calls made: names the current one */
+    uint64_t coop_points;    /* a slice, in executed safe points */
+    uint32_t io_armed;
+    void (*wake)(weft_sched *s, void *user);
+    void *wake_user;
 };
 
 static int64_t sched_now(void) {
@@ -224,6 +244,12 @@ static void sched_ready_locked(weft_sched *s, sched_agent *a, uint8_t reason) {
     sched_timer_remove(s, a);
     if (a->io_wait) sched_io_disarm_locked(s, a);
     a->exec->wake_reason = reason;
+    if (s->coop_idle) {
+        /* Cooperative and idle: an edge, told to the host's hook once the
+           lock is released (sched_unlock_edge). */
+        s->coop_idle = false;
+        s->coop_edge = true;
+    }
     if (s->pct_depth && s->det_running && a != s->det_running && a->prio > s->det_running->prio)
         atomic_fetch_or_explicit(&s->det_running->exec->attention, WEFT_ATTN_SUSPEND, memory_order_relaxed);
     a->state = SCHED_READY;
@@ -427,6 +453,17 @@ void sched_agent_random(const sched_agent *a, void *buf, size_t len) {
  * The execution's hooks (exec_parker)
  * ------------------------------------------------------------------------ */
 
+/* Unlocks, then tells a cooperative scheduler's host of an edge that a
+   wake-up under the lock made (weft_sched_config.wake): after the unlock,
+   so the hook never holds up the scheduler; the callers' own locks may
+   still be held (weft.h says what the hook may do). */
+static void sched_unlock_edge(weft_sched *s) {
+    bool edge = s->coop_edge;
+    s->coop_edge = false;
+    pthread_mutex_unlock(&s->lock);
+    if (edge && s->wake) s->wake(s, s->wake_user);
+}
+
 static void sched_wake(exec_parker *pk, weft_exec *e, uint32_t gen) {
     sched_agent *a = (sched_agent *)pk;
     weft_sched *s = a->group->sched;
@@ -439,7 +476,7 @@ static void sched_wake(exec_parker *pk, weft_exec *e, uint32_t gen) {
     }
     /* READY: a timeout or request got there first; the execution will
        find itself off the queue when it settles, and return 0. */
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock_edge(s);
 }
 
 static void sched_poke(exec_parker *pk, weft_exec *e) {
@@ -449,7 +486,7 @@ static void sched_poke(exec_parker *pk, weft_exec *e) {
     pthread_mutex_lock(&s->lock);
     if (a->state == SCHED_PARKED) sched_ready_locked(s, a, EXEC_WAKE_POKE);
     else if (a->state == SCHED_RUNNING) a->poked = true;
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock_edge(s);
 }
 
 void sched_agent_wake(sched_agent *a) { sched_poke(&a->parker, a->exec); }
@@ -501,10 +538,12 @@ static bool sched_io_arm_locked(weft_sched *s, sched_agent *a) {
         }
     }
     a->io_armed = true;
+    s->io_armed++;
     return true;
 }
 
 static void sched_io_disarm_locked(weft_sched *s, sched_agent *a) {
+    if (a->io_armed) s->io_armed--;
     for (size_t i = 0; i < a->nio; i++) {
         if (a->io_armed) epoll_ctl(s->epoll_fd, EPOLL_CTL_DEL, a->io[i].fd, NULL);
         close(a->io[i].fd);
@@ -830,12 +869,13 @@ sched_agent *sched_agent_start(sched_group *g, weft_exec *e, void *owner) {
     s->live_tail = a;
     s->nlive++;
     sched_ready_locked(s, a, EXEC_WAKE_NOTIFY);
-    pthread_mutex_unlock(&s->lock);
+    sched_unlock_edge(s);
     return a;
 }
 
 void sched_agent_free(sched_agent *a) {
     if (!a) return;
+    if (a->async) sched_async_abandon(a);
     weft_sched *s = a->group->sched;
     pthread_mutex_lock(&s->lock);
     s->slots.data[a->slot] = NULL;
@@ -855,12 +895,15 @@ weft_status weft_sched_new(weft_engine *engine, const weft_sched_config *config,
     if (!out) return base_fail(err, WEFT_ERR_MISUSE, "weft_sched_new: NULL out");
     weft_sched_config cfg = {0};
     if (config) cfg = *config;
+    if (cfg.cooperative && (cfg.deterministic || cfg.runners || cfg.max_runners))
+        return base_fail(err, WEFT_ERR_MISUSE,
+                         "a cooperative scheduler has no runners and is not deterministic");
     if (cfg.deterministic) cfg.runners = cfg.max_runners = 1;
-    if (!cfg.runners) {
+    if (!cfg.runners && !cfg.cooperative) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         cfg.runners = n > 0 ? (uint32_t)n : 1;
     }
-    if (!cfg.max_runners) cfg.max_runners = 4 * cfg.runners + 4;
+    if (!cfg.max_runners && !cfg.cooperative) cfg.max_runners = 4 * cfg.runners + 4;
     if (cfg.max_runners < cfg.runners)
         return base_fail(err, WEFT_ERR_MISUSE, "max_runners (%u) is below runners (%u)",
                          cfg.max_runners, cfg.runners);
@@ -871,6 +914,16 @@ weft_status weft_sched_new(weft_engine *engine, const weft_sched_config *config,
     s->target = cfg.runners;
     s->max_runners = cfg.max_runners;
     s->slice = cfg.slice_ns ? (int64_t)cfg.slice_ns : (int64_t)SCHED_DEFAULT_SLICE_NS;
+    if (cfg.cooperative) {
+        s->coop = s->coop_idle = true;
+        /* At least 2: the safe point that ends a slice returns before it
+           looks at the requests (interp.c), so a slice of 1 would never
+           see a stop. */
+        s->coop_points = (uint64_t)s->slice / SCHED_COOP_NS_PER_POINT;
+        if (s->coop_points < 2) s->coop_points = 2;
+        s->wake = cfg.wake;
+        s->wake_user = cfg.wake_user;
+    }
     if (cfg.deterministic) {
         s->det = true;
         s->pct_depth = cfg.pct_depth > 8 ? 8 : cfg.pct_depth;
@@ -907,11 +960,13 @@ weft_status weft_sched_new(weft_engine *engine, const weft_sched_config *config,
     for (uint32_t i = 0; i < cfg.runners && ok; i++) ok = sched_runner_start_locked(s);
     pthread_mutex_unlock(&s->lock);
     /* Deterministic mode has neither: time is virtual, fds are waited for
-       in place. */
-    if (ok && !s->det && pthread_create(&s->poller, NULL, sched_poller_main, s) != 0) ok = false;
-    else if (ok && !s->det) s->poller_started = true;
-    if (ok && !s->det && pthread_create(&s->monitor, NULL, sched_monitor_main, s) != 0) ok = false;
-    else if (ok && !s->det) s->monitor_started = true;
+       in place. Cooperative mode neither: the host's loop watches the
+       deadlines and the epoll set (weft_sched_fd). */
+    bool threads = !s->det && !s->coop;
+    if (ok && threads && pthread_create(&s->poller, NULL, sched_poller_main, s) != 0) ok = false;
+    else if (ok && threads) s->poller_started = true;
+    if (ok && threads && pthread_create(&s->monitor, NULL, sched_monitor_main, s) != 0) ok = false;
+    else if (ok && threads) s->monitor_started = true;
     if (!ok) {
         weft_sched_free(s);
         return base_fail(err, WEFT_ERR_NOMEM, "cannot start the scheduler's threads");
@@ -996,4 +1051,236 @@ size_t weft_sched_dump(weft_sched *s, char *buf, size_t size) {
     }
     pthread_mutex_unlock(&s->lock);
     return need;
+}
+
+/* ------------------------------------------------------------------------
+ * Cooperative mode (weft.h, "Cooperative mode"; docs/coop.md;
+ * design/concurrency.md §3)
+ *
+ * No thread of the scheduler's own: weft_sched_run_until_idle is the
+ * runner, called by the host from its loop. It takes due timers and ready
+ * fds first (the epoll set is the host's to watch: weft_sched_fd), then
+ * gives every ready agent one slice, counted in executed safe points
+ * (EXEC_ATTN_SLICE, as in deterministic mode: no monitor to cut it). The
+ * fairness wall: an agent that already had its slice in this call and is
+ * ready again (preempted, or woken by another agent's message) is set
+ * aside and queued again, in order, when the call returns, so one call
+ * runs at most one slice per agent, and no more slices than there were
+ * agents when it began, and always returns. Agents made ready by others
+ * during the call that have not run yet do run in it: a ping-pong through
+ * the host's worker hooks goes on within one call.
+ *
+ * The edge: coop_idle is set when a call returns with nothing runnable;
+ * the next sched_ready_locked clears it and sets coop_edge, which the
+ * unlocking wake-up (sched_unlock_edge) hands to the host's hook. Inside
+ * a call coop_idle is false, so what the call itself wakes is no edge,
+ * and an agent woken from another thread during it is counted in the
+ * call's `runnable` instead (checked under the lock at its return), so no
+ * wake-up falls between the two.
+ * ------------------------------------------------------------------------ */
+
+bool sched_agent_cooperative(const sched_agent *a) { return a->group->sched->coop; }
+
+/* Ready agents, counted (the exact `runnable` of a summary). */
+static uint32_t sched_ready_count_locked(const weft_sched *s) {
+    uint32_t n = 0;
+    for (int l = 0; l < SCHED_LEVELS; l++) {
+        sched_group *tail = s->ring[l];
+        if (!tail) continue;
+        sched_group *g = tail;
+        do {
+            g = g->next;
+            for (sched_agent *a = g->head; a; a = a->next) n++;
+        } while (g != tail);
+    }
+    return n;
+}
+
+/* Queues a READY agent taken off its queue back at the back of it, as it
+   was (sched_ready_locked without the wake-up's bookkeeping). */
+static void sched_requeue_locked(weft_sched *s, sched_agent *a) {
+    a->next = NULL;
+    sched_group *g = a->group;
+    if (g->tail) g->tail->next = a;
+    else g->head = a;
+    g->tail = a;
+    if (!g->queued) {
+        int l = sched_level(g->priority);
+        sched_group *tail = s->ring[l];
+        if (tail) {
+            g->next = tail->next;
+            tail->next = g;
+        } else {
+            g->next = g;
+        }
+        s->ring[l] = g;
+        g->queued = true;
+    }
+}
+
+/* The poller's work, done in place: makes the agents whose fds are ready
+   runnable, without waiting. */
+static void sched_coop_poll_locked(weft_sched *s) {
+    struct epoll_event ev[64];
+    int n;
+    do {
+        if (!s->io_armed) return;
+        n = epoll_wait(s->epoll_fd, ev, 64, 0);
+        for (int i = 0; i < n; i++) {
+            uint64_t key = ev[i].data.u64;
+            if (key == SCHED_POLLER_STOP) continue;
+            uint32_t slot = (uint32_t)(key >> 32), gen = (uint32_t)key;
+            sched_agent *a = slot < s->slots.len ? s->slots.data[slot] : NULL;
+            if (a && a->io_armed && a->io_gen == gen && a->state == SCHED_PARKED)
+                sched_ready_locked(s, a, EXEC_WAKE_IO);
+        }
+    } while (n == 64);
+}
+
+/* Timers and fds due now. */
+static void sched_coop_due_locked(weft_sched *s) {
+    sched_coop_poll_locked(s);
+    if (s->timers.len) sched_fire_timers_locked(s, sched_now());
+}
+
+/* One slice of `a` (taken, READY) on the calling thread, recorded in
+   `sum`. Called and returns with s->lock held; drops it meanwhile. */
+static void sched_coop_step_locked(weft_sched *s, sched_agent *a, weft_sched_summary *sum) {
+    weft_exec *e = a->exec;
+    a->state = SCHED_RUNNING;
+    a->coop_call = s->coop_calls;
+    e->slice_left = s->coop_points;
+    atomic_fetch_or_explicit(&e->attention, EXEC_ATTN_SLICE, memory_order_relaxed);
+    s->busy++;
+    weft_sched_event ev = {.group = a->group->id};
+    if (a->group->member) ev.member = a->group->member(a->group, a);
+    pthread_mutex_unlock(&s->lock);
+
+    weft_error err;
+    sched_running = a;
+    weft_status st = weft_exec_run(e, &err);
+    sched_running = NULL;
+    atomic_fetch_and_explicit(&e->attention, ~EXEC_ATTN_SLICE, memory_order_relaxed);
+
+    pthread_mutex_lock(&s->lock);
+    s->busy--;
+    sched_step_done_locked(s, a, st);
+    sum->ran++;
+    if (a->state == SCHED_ENDED) {
+        bool stopped = st == WEFT_ERR_TRAP && err.trap == WEFT_TRAP_STOPPED;
+        bool ok = st == WEFT_OK || st == WEFT_ERR_EXIT || stopped;
+        ev.step = ok ? WEFT_SCHED_STEP_ENDED : WEFT_SCHED_STEP_FAILED;
+        ev.status = st;
+        ev.trap = st == WEFT_ERR_TRAP ? err.trap : WEFT_TRAP_NONE;
+        if (ok) sum->ended++;
+        else sum->failed++;
+    } else if (a->state == SCHED_PARKED) {
+        ev.step = WEFT_SCHED_STEP_PARKED;
+        sum->parked++;
+    } else {
+        ev.step = WEFT_SCHED_STEP_READY;
+    }
+    if (sum->events && sum->nevents < sum->events_cap) sum->events[sum->nevents++] = ev;
+    if (a->state == SCHED_ENDED) {
+        pthread_mutex_unlock(&s->lock);
+        a->group->ended(a->group, a, st, &err); /* a is the group's now */
+        pthread_mutex_lock(&s->lock);
+    }
+}
+
+weft_status weft_sched_run_until_idle(weft_sched *s, weft_sched_summary *summary) {
+    weft_sched_summary local;
+    weft_sched_summary *sum = summary ? summary : &local;
+    weft_sched_event *events = summary ? summary->events : NULL;
+    uint32_t cap = summary ? summary->events_cap : 0;
+    memset(sum, 0, sizeof *sum);
+    sum->events = events;
+    sum->events_cap = cap;
+    sum->deadline = -1;
+    if (!s || !s->coop) return WEFT_ERR_MISUSE;
+    pthread_mutex_lock(&s->lock);
+    if (s->coop_running) {
+        pthread_mutex_unlock(&s->lock);
+        return WEFT_ERR_MISUSE;
+    }
+    s->coop_running = true;
+    s->coop_idle = false;
+    s->coop_calls++;
+    sched_coop_due_locked(s);
+    sched_agent *aside = NULL, *aside_tail = NULL; /* had their slice in this call */
+    /* And at most as many slices as there were agents: ones started
+       during the call (a thread spawning threads) wait for the next. */
+    uint32_t budget = s->nlive;
+    for (sched_agent *a; budget && (a = sched_take_locked(s));) {
+        if (a->coop_call == s->coop_calls) {
+            a->next = NULL;
+            if (aside_tail) aside_tail->next = a;
+            else aside = a;
+            aside_tail = a;
+            continue;
+        }
+        sched_coop_step_locked(s, a, sum);
+        budget--;
+    }
+    for (sched_agent *a = aside, *next; a; a = next) {
+        next = a->next;
+        sched_requeue_locked(s, a);
+    }
+    sched_coop_due_locked(s); /* what came due meanwhile is runnable now */
+    sum->runnable = sched_ready_count_locked(s);
+    if (sum->runnable) {
+        sum->outcome = WEFT_SCHED_YIELDED;
+    } else {
+        sum->outcome = WEFT_SCHED_IDLE;
+        if (s->timers.len) sum->deadline = sched_deadline(s->timers.data[0]);
+        s->coop_idle = true; /* the next agent made ready is an edge */
+    }
+    s->coop_running = false;
+    pthread_mutex_unlock(&s->lock);
+    return WEFT_OK;
+}
+
+int weft_sched_fd(weft_sched *s) { return s && s->coop ? s->epoll_fd : -1; }
+
+/* weft_sched_start: a host's execution as the one agent of a group. */
+typedef struct sched_solo {
+    sched_group group;        /* first: the callbacks get it */
+    weft_sched_ended_fn ended;
+    void *user;
+} sched_solo;
+
+static void sched_solo_ended(sched_group *g, sched_agent *a, weft_status st, const weft_error *err) {
+    sched_solo *o = (sched_solo *)g;
+    weft_exec *e = a->exec;
+    weft_sched_ended_fn ended = o->ended;
+    void *user = o->user;
+    sched_agent_free(a);
+    free(o);
+    if (ended) ended(e, st, err, user);
+}
+
+static void sched_solo_describe(sched_group *g, sched_agent *a, char *buf, size_t len) {
+    (void)a;
+    snprintf(buf, len, "execution %u", g->id);
+}
+
+weft_status weft_sched_start(weft_sched *s, weft_exec *e, weft_priority priority,
+                             weft_sched_ended_fn ended, void *user, uint32_t *id, weft_error *err) {
+    if (id) *id = 0;
+    if (!s || !e) return base_fail(err, WEFT_ERR_MISUSE, "weft_sched_start: NULL argument");
+    if ((e->state != EXEC_READY && e->state != EXEC_SUSPENDED) || e->parker)
+        return base_fail(err, WEFT_ERR_MISUSE,
+                         "weft_sched_start: the execution is not started, or is an agent already");
+    sched_solo *o = calloc(1, sizeof *o);
+    if (!o) return base_fail(err, WEFT_ERR_NOMEM, "out of memory making an agent");
+    sched_group_init(&o->group, s, priority, sched_solo_ended, sched_solo_describe);
+    o->ended = ended;
+    o->user = user;
+    uint32_t gid = o->group.id;
+    if (!sched_agent_start(&o->group, e, o)) {
+        free(o);
+        return base_fail(err, WEFT_ERR_NOMEM, "out of memory making an agent");
+    }
+    if (id) *id = gid; /* o may be gone already: the agent may have ended */
+    return WEFT_OK;
 }

@@ -44,6 +44,11 @@ struct sched_agent {
     size_t nio;
     uint64_t slice_given;    /* deterministic mode: safe points of this step */
     int64_t prio;            /* deterministic PCT: its priority (higher runs) */
+    uint64_t coop_call;      /* cooperative mode: the last run_until_idle
+                                call that gave it a slice (under the lock) */
+    struct weft_async *async; /* its parked async host call (async.c), or
+                                 NULL; touched only by its own steps and
+                                 after its end */
     sched_agent *next;       /* in its group's ready FIFO */
     sched_agent *live_prev, *live_next; /* every agent not ended */
 };
@@ -58,6 +63,9 @@ struct sched_group {
     void (*ended)(sched_group *g, sched_agent *a, weft_status st, const weft_error *err);
     /* Names `a` for diagnostics ("thread 2 of process 1"). */
     void (*describe)(sched_group *g, sched_agent *a, char *buf, size_t len);
+    /* Its number within the group for weft_sched_event.member (a
+       thread's tid); NULL = 0. */
+    uint32_t (*member)(sched_group *g, sched_agent *a);
     /* Under the scheduler's lock: */
     sched_agent *head, *tail; /* ready agents */
     sched_group *next;        /* in the ready ring of its priority */
@@ -96,6 +104,13 @@ int sched_agent_wait_io(sched_agent *a, const struct pollfd *fds, size_t nfds, i
    park without losing one). No effect on a ready or ended agent. Any
    thread; takes the scheduler's lock (a leaf). */
 void sched_agent_wake(sched_agent *a);
+
+/* Whether `a`'s scheduler is cooperative (weft_sched_config.cooperative). */
+bool sched_agent_cooperative(const sched_agent *a);
+
+/* async.c: the agent `a` is being freed with an async host call parked
+   (a->async): the call is abandoned (a completion only frees the token). */
+void sched_async_abandon(sched_agent *a);
 
 /* Clocks and randomness as the running agent `a` sees them (for its host
    calls): real ones, or in deterministic mode the scheduler's virtual

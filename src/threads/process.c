@@ -74,18 +74,21 @@ void thr_thread_reap(thr_process *p, thr_thread *t) {
     free(t);
 }
 
+static int64_t thr_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
 /* The supervisor: joins threads as they end, until the process has ended
-   and every thread is gone. With a time limit it also keeps the clock:
-   when the deadline passes it ends the process (WEFT_PROCESS_TIMEOUT),
-   which stops every thread the way any other end does. */
-static void thr_supervise(thr_process *p) {
-    struct timespec deadline = {0, 0};
-    if (p->timeout_ns) {
-        clock_gettime(CLOCK_MONOTONIC, &deadline);
-        uint64_t ns = (uint64_t)deadline.tv_nsec + p->timeout_ns % 1000000000u;
-        deadline.tv_sec += (time_t)(p->timeout_ns / 1000000000u + ns / 1000000000u);
-        deadline.tv_nsec = (long)(ns % 1000000000u);
-    }
+   and every thread is gone (true), or `until` has come (CLOCK_MONOTONIC
+   ns; 0: only look, -1: never; false). With a time limit it also keeps the
+   clock: when the deadline passes it ends the process
+   (WEFT_PROCESS_TIMEOUT), which stops every thread the way any other end
+   does. weft_process_run waits here to the end; weft_process_wait, for a
+   host that must not block (a cooperative scheduler), only looks. */
+static bool thr_supervise(thr_process *p, int64_t until) {
+    bool done = false;
     pthread_mutex_lock(&p->lock);
     for (;;) {
         thr_thread *dead = NULL;
@@ -109,15 +112,28 @@ static void thr_supervise(thr_process *p) {
             continue;
         }
         bool ending = atomic_load_explicit(&p->ending, memory_order_relaxed);
-        if (!p->threads && !p->reaping && ending) break;
-        if (p->timeout_ns && !ending) {
-            if (pthread_cond_timedwait(&p->cond, &p->lock, &deadline) == ETIMEDOUT)
-                thr_end_locked(p, WEFT_PROCESS_TIMEOUT, 0, 0, NULL);
-        } else {
+        if (!p->threads && !p->reaping && ending) {
+            done = true;
+            break;
+        }
+        bool timed = p->timeout_ns && !ending;
+        int64_t now = timed || until > 0 ? thr_now() : 0;
+        if (timed && now >= p->deadline) {
+            thr_end_locked(p, WEFT_PROCESS_TIMEOUT, 0, 0, NULL);
+            continue;
+        }
+        if (until == 0 || (until > 0 && now >= until)) break;
+        int64_t wake = until;
+        if (timed && (wake < 0 || p->deadline < wake)) wake = p->deadline;
+        if (wake < 0) {
             pthread_cond_wait(&p->cond, &p->lock);
+        } else {
+            struct timespec ts = {(time_t)(wake / 1000000000), (long)(wake % 1000000000)};
+            pthread_cond_timedwait(&p->cond, &p->lock, &ts);
         }
     }
     pthread_mutex_unlock(&p->lock);
+    return done;
 }
 
 static int thr_waiter_cmp(const void *a, const void *b) {
@@ -149,8 +165,10 @@ weft_status weft_process_new(weft_engine *engine, weft_module *module, weft_wasi
                                                    : THR_DEFAULT_MAX_THREADS;
     p->timeout_ns = config ? config->timeout_ns : 0;
     p->sched = config ? config->sched : NULL;
-    if (p->sched)
+    if (p->sched) {
         sched_group_init(&p->agents, p->sched, config->priority, thr_agent_ended, thr_agent_describe);
+        p->agents.member = thr_agent_member;
+    }
     p->next_tid = 2;
     atomic_init(&p->counts, 0);
     atomic_init(&p->ending, false);
@@ -228,19 +246,20 @@ fail:
     return st;
 }
 
-weft_status weft_process_run(weft_process *proc, weft_process_outcome *out) {
-    if (!proc || !out) return WEFT_ERR_MISUSE;
+weft_status weft_process_start(weft_process *proc) {
+    if (!proc) return WEFT_ERR_MISUSE;
     thr_process *p = &proc->p;
     pthread_mutex_lock(&p->lock);
     if (p->ran) {
         pthread_mutex_unlock(&p->lock);
-        return WEFT_ERR_MISUSE; /* *out untouched */
+        return WEFT_ERR_MISUSE;
     }
     p->ran = true;
-    memset(out, 0, sizeof *out);
+    if (p->timeout_ns) p->deadline = thr_now() + (int64_t)p->timeout_ns;
     weft_status st = WEFT_OK;
     if (!atomic_load_explicit(&p->ending, memory_order_relaxed)) {
         thr_block_install(p);
+        p->block_installed = true;
         weft_error err;
         thr_count_live_locked(p, +1);
         thr_thread *t = thr_thread_make(p, 1, p->shape.start, NULL, 0, &err);
@@ -252,15 +271,40 @@ weft_status weft_process_run(weft_process *proc, weft_process_outcome *out) {
         }
     }
     pthread_mutex_unlock(&p->lock);
-
-    thr_supervise(p);
-    thr_block_remove(p);
-    if (p->waiters.len > 1)
-        qsort(p->waiters.data, p->waiters.len, sizeof *p->waiters.data, thr_waiter_cmp);
-    p->outcome.threads = p->started;
-    thr_report_build(p);
-    *out = p->outcome;
     return st == WEFT_OK ? WEFT_OK : WEFT_ERR_NOMEM;
+}
+
+weft_status weft_process_wait(weft_process *proc, int64_t timeout_ns, weft_process_outcome *out) {
+    if (!proc || !out) return WEFT_ERR_MISUSE;
+    thr_process *p = &proc->p;
+    pthread_mutex_lock(&p->lock);
+    bool ran = p->ran;
+    pthread_mutex_unlock(&p->lock);
+    if (!ran) return WEFT_ERR_MISUSE;
+    int64_t until = timeout_ns < 0 ? -1 : timeout_ns == 0 ? 0 : thr_now() + timeout_ns;
+    if (!thr_supervise(p, until)) return WEFT_ERR_TIMEOUT;
+    /* Every thread is gone: the outcome is fixed, and made up once. */
+    pthread_mutex_lock(&p->lock);
+    if (!p->finished) {
+        p->finished = true;
+        if (p->block_installed) thr_block_remove(p);
+        if (p->waiters.len > 1)
+            qsort(p->waiters.data, p->waiters.len, sizeof *p->waiters.data, thr_waiter_cmp);
+        p->outcome.threads = p->started;
+        thr_report_build(p);
+    }
+    *out = p->outcome;
+    pthread_mutex_unlock(&p->lock);
+    return WEFT_OK;
+}
+
+weft_status weft_process_run(weft_process *proc, weft_process_outcome *out) {
+    if (!proc || !out) return WEFT_ERR_MISUSE;
+    weft_status st = weft_process_start(proc);
+    if (st == WEFT_ERR_MISUSE) return st; /* *out untouched */
+    memset(out, 0, sizeof *out);
+    weft_process_wait(proc, -1, out);
+    return st;
 }
 
 void weft_process_stop(weft_process *proc) {

@@ -126,6 +126,11 @@ void thr_agent_describe(sched_group *g, sched_agent *a, char *buf, size_t len) {
     snprintf(buf, len, "thread %u of process %u", t->tid, g->id);
 }
 
+uint32_t thr_agent_member(sched_group *g, sched_agent *a) {
+    (void)g;
+    return ((thr_thread *)a->owner)->tid;
+}
+
 #define THR_SPARE_MAX 64 /* executions kept for reuse */
 
 void thr_exec_recycle(thr_process *p, weft_exec *e) {

@@ -95,7 +95,10 @@ struct thr_process {
     uint32_t spawn_waiters;   /* spawns waiting at the limit (p->cond) */
     uint32_t reaping;         /* agents being reaped on their runners */
     uint32_t started;         /* threads that ran */
-    bool ran;                 /* weft_process_run was called */
+    bool ran;                 /* weft_process_run or _start was called */
+    bool block_installed;     /* thr_block_install was (undone at the end) */
+    bool finished;            /* the outcome is made up (weft_process_wait) */
+    int64_t deadline;         /* timeout_ns: when it passes (CLOCK_MONOTONIC ns) */
     _Atomic bool ending;      /* outcome fixed; spawns refused */
     bool stop_requested;      /* weft_process_stop before the run */
     int stop_pipe[2];         /* readable once the process ends (block.c) */
@@ -144,6 +147,7 @@ weft_status thr_thread_launch_locked(thr_process *p, thr_thread *t, weft_error *
 /* The scheduler's hooks (sched_group). */
 void thr_agent_ended(sched_group *g, sched_agent *a, weft_status st, const weft_error *err);
 void thr_agent_describe(sched_group *g, sched_agent *a, char *buf, size_t len);
+uint32_t thr_agent_member(sched_group *g, sched_agent *a);
 /* The futex hooks (exec_group). */
 void thr_blocked(exec_group *g, weft_exec *e, uint64_t addr, int width);
 void thr_unblocked(exec_group *g, weft_exec *e);
