@@ -6,7 +6,11 @@
  * The property: any input either loads or is refused with a status that
  * says why (malformed, invalid, out of memory) and a message; never a
  * crash, a leak or a sanitizer report. A refused module's error must carry
- * a non-empty message.
+ * a non-empty message. And lazy translation (the default: bodies checked
+ * by the fast validator, compiled on first call) must give exactly the
+ * verdict and message of eager translation (every body through the
+ * compiler, whose one pass validates too), so this target exercises the
+ * compiler on every body and checks the fast validator against it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,14 +19,16 @@
 #include "fuzz.h"
 #include "weft.h"
 
-static weft_engine *engine;
+static weft_engine *engine, *eager;
 static volatile size_t sink;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
     engine = weft_engine_new(NULL);
-    if (!engine) abort();
+    weft_config cfg = {.compile_mode = WEFT_COMPILE_EAGER};
+    eager = weft_engine_new(&cfg);
+    if (!engine || !eager) abort();
     return 0;
 }
 
@@ -38,6 +44,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     weft_module *m = NULL;
     weft_error err;
     weft_status st = weft_module_load(engine, data, size, &m, &err);
+    weft_module *me = NULL;
+    weft_error eerr;
+    weft_status est = weft_module_load(eager, data, size, &me, &eerr);
+    if (st != WEFT_ERR_NOMEM && est != WEFT_ERR_NOMEM) {
+        if (st != est) abort(); /* the two validations disagree */
+        if (st != WEFT_OK && strcmp(err.message, eerr.message) != 0) abort();
+    }
+    weft_module_release(me);
     if (st != WEFT_OK) {
         if (m || err.message[0] == '\0') abort();
         if (st != WEFT_ERR_MALFORMED && st != WEFT_ERR_INVALID && st != WEFT_ERR_NOMEM) abort();

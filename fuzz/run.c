@@ -33,7 +33,7 @@
 #define CALL_MS 40
 #define ARGS_MAX 64
 
-static weft_engine *engine;
+static weft_engine *engine, *eager; /* lazy (default) and eager translation */
 
 /* The call the watchdog may stop: set while one runs, under `lock`. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -73,8 +73,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     cfg.max_call_depth = 4000;
     cfg.max_memory_bytes = 16u << 20;
     engine = weft_engine_new(&cfg);
+    cfg.compile_mode = WEFT_COMPILE_EAGER;
+    eager = weft_engine_new(&cfg);
     pthread_t t;
-    if (!engine || pthread_create(&t, NULL, watchdog, NULL) != 0) abort();
+    if (!engine || !eager || pthread_create(&t, NULL, watchdog, NULL) != 0) abort();
     pthread_detach(t);
     return 0;
 }
@@ -152,8 +154,13 @@ static void call_bounded(weft_exec *e, weft_func *f, uint64_t fill) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     weft_module *m = NULL;
-    if (weft_module_load(engine, data, size, &m, NULL) != WEFT_OK) return 0;
-    weft_store *s = weft_store_new(engine);
+    /* Half the inputs translate every body at load, as before lazy
+       translation, so the compiler sees every function; the other half
+       compile on first call (the default), so the stubs and the LAZY
+       entry are run too. The choice is a function of the input alone. */
+    weft_engine *en = size % 2 ? engine : eager;
+    if (weft_module_load(en, data, size, &m, NULL) != WEFT_OK) return 0;
+    weft_store *s = weft_store_new(en);
     uint32_t n = weft_module_import_count(m);
     weft_extern *imports = calloc(n ? n : 1, sizeof *imports);
     weft_exec *e = weft_exec_new(s);

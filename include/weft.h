@@ -211,7 +211,18 @@ typedef struct weft_config {
        2.0: shared-memory limit flags are malformed and 0xFE is an illegal
        opcode. */
     uint32_t disabled_features;
+    /* When function bodies are translated into weft's internal code:
+       WEFT_COMPILE_LAZY (0, the default) on each function's first call, so
+       start-up costs what runs and the code of what never runs costs no
+       memory; WEFT_COMPILE_EAGER all at load (as before: the first call
+       of a function never compiles, and weft_module_load reports any
+       failure to translate). Validation (§3) is complete at load either
+       way: a module invalid anywhere is refused by weft_module_load. */
+    uint32_t compile_mode;
 } weft_config;
+
+#define WEFT_COMPILE_LAZY 0u
+#define WEFT_COMPILE_EAGER 1u
 
 #define WEFT_FEATURE_THREADS 0x1u /* shared memories, atomics, wait/notify */
 #define WEFT_FEATURE_SIMD 0x2u    /* fixed-width SIMD: the v128 type and the 0xFD

@@ -24,7 +24,12 @@ int main(int argc, char **argv) {
         if (!want) continue;
         const char *name = m->func_names ? m->func_names[i] : NULL;
         if (name) printf("; %s\n", name);
-        cmp_disasm(stdout, m->code[i - m->nfunc_imports]);
+        const cmp_func *cf;
+        if (cmp_func_code(m, i - m->nfunc_imports, &cf, &err) != WEFT_OK) {
+            fprintf(stderr, "error: %s\n", err.message);
+            return 1;
+        }
+        cmp_disasm(stdout, cf);
     }
     weft_module_release(m);
     weft_engine_free(engine);

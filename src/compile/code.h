@@ -42,12 +42,33 @@ typedef struct cmp_func {
     uint32_t npcmap;
 } cmp_func;
 
-/* Validates (§3.3) and compiles every function body of `m`, filling
-   m->code. On failure returns WEFT_ERR_INVALID or WEFT_ERR_MALFORMED with
-   the function index and byte offset, and frees what it made. */
+/* Validates (§3.3) every function body of `m` and fills m->code: with
+   the engine's WEFT_COMPILE_EAGER, the compiled code of every function;
+   by default (lazy) each function's stub, compiled on its first call by
+   cmp_func_code (only a body the fast validator could not vouch for is
+   compiled now, by the compiler's own validation). On failure returns
+   WEFT_ERR_INVALID or WEFT_ERR_MALFORMED with the function index and byte
+   offset, and frees what it made. */
 weft_status cmp_compile_module(mod_module *m, weft_error *err);
-/* Frees m->code. */
+/* Frees m->code and the stubs. */
 void cmp_free_module_code(mod_module *m);
+
+/* The one word of every stub's code (the operation LAZY): entering a stub
+   runs it, which compiles the function and enters the real code. A stub
+   has frame_size, nparams, nlocals and nconsts 0, so entering it costs
+   the call path nothing more than entering any function. */
+extern const uint32_t cmp_lazy_code[1];
+static inline bool cmp_is_lazy(const cmp_func *f) { return f->code == cmp_lazy_code; }
+
+/* The compiled code of own function `own_index` of `m` (module index
+   space minus the imports), translating it now if this is its first use.
+   Thread-safe: two threads asking at once compile it once (the second
+   waits on the module's compile lock, then takes the first one's code);
+   once compiled, the answer is one acquire load, no lock. Fails with
+   WEFT_ERR_NOMEM (or what else the translation reported, with the
+   function's index and name) and leaves the stub in place, so a later
+   call tries again. */
+weft_status cmp_func_code(mod_module *m, uint32_t own_index, const cmp_func **out, weft_error *err);
 
 /* The module byte offset of the operation at code word `pos` of `f`. */
 uint32_t cmp_offset_of(const cmp_func *f, uint32_t pos);

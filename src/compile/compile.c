@@ -1821,53 +1821,151 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
     return WEFT_OK;
 }
 
+const uint32_t cmp_lazy_code[1] = {CMP_LAZY};
+
+static void compiler_init(compiler *c, mod_module *m, weft_error *err) {
+    memset(c, 0, sizeof *c);
+    c->m = m;
+    c->err = err;
+    uint32_t nown = m->nfuncs - m->nfunc_imports;
+    if (nown) c->code_section_end = m->funcs[nown - 1].body + m->funcs[nown - 1].body_len;
+}
+
+static void compiler_free(compiler *c) {
+    compiler_reset(c);
+    BASE_VEC_FREE(c->ctls);
+    BASE_VEC_FREE(c->stack);
+    BASE_VEC_FREE(c->code);
+    BASE_VEC_FREE(c->pcmap);
+    BASE_VEC_FREE(c->consts);
+    BASE_VEC_FREE(c->const_refs);
+    free(c->const_used);
+    free(c->vconst_used);
+    BASE_VEC_FREE(c->vconsts);
+    free(c->local_slots);
+}
+
+static bool eager_compile(const mod_module *m) {
+    return m->engine && m->engine->config.compile_mode == WEFT_COMPILE_EAGER;
+}
+
 weft_status cmp_compile_module(mod_module *m, weft_error *err) {
     uint32_t nown = m->nfuncs - m->nfunc_imports;
     m->code = calloc(nown ? nown : 1, sizeof *m->code);
-    if (!m->code) return base_fail(err, WEFT_ERR_NOMEM, "out of memory");
+    m->stubs = calloc(nown ? nown : 1, sizeof *m->stubs);
+    if (!m->code || !m->stubs) {
+        cmp_free_module_code(m);
+        return base_fail(err, WEFT_ERR_NOMEM, "out of memory");
+    }
+    if (pthread_mutex_init(&m->compile_lock, NULL) != 0) {
+        cmp_free_module_code(m);
+        return base_fail(err, WEFT_ERR_NOMEM, "out of memory (compile lock)");
+    }
+    m->compile_lock_ready = true;
+    /* Lazy: each body is validated now by the fast pass (validate.c, on
+       two cores for a big module) and left as its stub; a body that pass
+       cannot vouch for is compiled now, by the compiler's one pass, which
+       validates it with the spec's wording, and keeps its code. Eager:
+       every body through the compiler, as before. Either way bodies are
+       taken in order, so the first error reported is the first body's. */
+    uint8_t *ok = NULL;
+    if (!eager_compile(m)) {
+        ok = malloc(nown ? nown : 1);
+        if (!ok || !cmp_validate_all(m, ok)) {
+            free(ok);
+            cmp_free_module_code(m);
+            return base_fail(err, WEFT_ERR_NOMEM, "out of memory");
+        }
+    }
     compiler c;
-    memset(&c, 0, sizeof c);
-    c.m = m;
-    c.err = err;
-    if (nown) c.code_section_end = m->funcs[nown - 1].body + m->funcs[nown - 1].body_len;
+    compiler_init(&c, m, err);
     weft_status st = WEFT_OK;
     uint32_t i;
-    for (i = 0; i < nown && st == WEFT_OK; i++) st = compile_function(&c, i, &m->code[i]);
+    for (i = 0; i < nown; i++) {
+        cmp_func *stub = &m->stubs[i];
+        stub->code = (uint32_t *)cmp_lazy_code;
+        stub->func_index = m->nfunc_imports + i;
+        if (ok && ok[i]) {
+            atomic_init(&m->code[i], stub);
+            continue;
+        }
+        cmp_func *cf = NULL;
+        st = compile_function(&c, i, &cf);
+        if (st != WEFT_OK) break;
+        atomic_init(&m->code[i], cf);
+        atomic_fetch_add_explicit(&m->ncompiled, 1, memory_order_relaxed);
+    }
     if (st == WEFT_ERR_INVALID) {
+        /* Decoding precedes validation: a later malformed body wins. */
         weft_error scan_err;
         c.err = &scan_err;
-        if (scan_bodies(&c, i - 1) == WEFT_ERR_MALFORMED) {
+        if (scan_bodies(&c, i) == WEFT_ERR_MALFORMED) {
             if (err) *err = scan_err;
             st = WEFT_ERR_MALFORMED;
         }
     }
-    compiler_reset(&c);
-    BASE_VEC_FREE(c.ctls);
-    BASE_VEC_FREE(c.stack);
-    BASE_VEC_FREE(c.code);
-    BASE_VEC_FREE(c.pcmap);
-    BASE_VEC_FREE(c.consts);
-    BASE_VEC_FREE(c.const_refs);
-    free(c.const_used);
-    free(c.vconst_used);
-    BASE_VEC_FREE(c.vconsts);
-    free(c.local_slots);
+    compiler_free(&c);
+    free(ok);
     if (st != WEFT_OK) cmp_free_module_code(m);
     return st;
 }
 
-void cmp_free_module_code(mod_module *m) {
-    if (!m->code) return;
-    uint32_t nown = m->nfuncs - m->nfunc_imports;
-    for (uint32_t i = 0; i < nown; i++) {
-        if (!m->code[i]) continue;
-        free(m->code[i]->code);
-        free(m->code[i]->pcmap);
-        free(m->code[i]->consts);
-        free(m->code[i]);
+weft_status cmp_func_code(mod_module *m, uint32_t own_index, const cmp_func **out, weft_error *err) {
+    cmp_func *cf = atomic_load_explicit(&m->code[own_index], memory_order_acquire);
+    if (BASE_LIKELY(!cmp_is_lazy(cf))) {
+        *out = cf;
+        return WEFT_OK;
     }
-    free(m->code);
-    m->code = NULL;
+    /* First call: compile under the module's lock, checking again inside
+       it, so racing callers compile once and all take that code. */
+    weft_status st = WEFT_OK;
+    pthread_mutex_lock(&m->compile_lock);
+    cf = atomic_load_explicit(&m->code[own_index], memory_order_relaxed);
+    if (cmp_is_lazy(cf)) {
+        compiler c;
+        compiler_init(&c, m, err);
+        cmp_func *made = NULL;
+        st = compile_function(&c, own_index, &made);
+        compiler_free(&c);
+        if (st == WEFT_OK) {
+            atomic_store_explicit(&m->code[own_index], made, memory_order_release);
+            atomic_fetch_add_explicit(&m->ncompiled, 1, memory_order_relaxed);
+            cf = made;
+        }
+    }
+    pthread_mutex_unlock(&m->compile_lock);
+    if (st != WEFT_OK) {
+        /* Validation passed at load, so this is a resource (out of memory)
+           or a disagreement between the two validators: say which function. */
+        uint32_t index = m->nfunc_imports + own_index;
+        const char *name = m->func_names ? m->func_names[index] : NULL;
+        char why[WEFT_ERROR_MESSAGE_MAX];
+        snprintf(why, sizeof why, "%s", err ? err->message : "");
+        return base_fail(err, st, "cannot compile function %u%s%s%s on its first call: %s", index,
+                         name ? " <" : "", name ? name : "", name ? ">" : "", why);
+    }
+    *out = cf;
+    return WEFT_OK;
+}
+
+void cmp_free_module_code(mod_module *m) {
+    uint32_t nown = m->nfuncs - m->nfunc_imports;
+    if (m->code) {
+        for (uint32_t i = 0; i < nown; i++) {
+            cmp_func *cf = atomic_load_explicit(&m->code[i], memory_order_relaxed);
+            if (!cf || cmp_is_lazy(cf)) continue;
+            free(cf->code);
+            free(cf->pcmap);
+            free(cf->consts);
+            free(cf);
+        }
+        free(m->code);
+        m->code = NULL;
+    }
+    free(m->stubs);
+    m->stubs = NULL;
+    if (m->compile_lock_ready) pthread_mutex_destroy(&m->compile_lock);
+    m->compile_lock_ready = false;
 }
 
 uint32_t cmp_offset_of(const cmp_func *f, uint32_t pos) {

@@ -140,6 +140,20 @@ weft_status cmp_need_memory(compiler *c, uint32_t idx);
 /* memarg (§5.4.6) of an access of `bytes`: alignment at most natural. */
 weft_status cmp_read_memarg(compiler *c, uint32_t bytes, uint32_t *offset);
 
+/* validate.c: the validation-only pass run at load (scratch state reused
+   across bodies). cmp_validate_fast is true when body `own_index` is
+   certainly valid; false means "not sure": the body uses an instruction
+   the pass leaves to the compiler, or has an error, which the compiler's
+   own validation then words and orders. Never allocates a result. */
+typedef struct cmp_validator cmp_validator;
+cmp_validator *cmp_validator_new(void);
+void cmp_validator_free(cmp_validator *v);
+bool cmp_validate_fast(cmp_validator *v, const mod_module *m, uint32_t own_index);
+/* validate.c: ok[i] = cmp_validate_fast of every own body i, the second
+   half of a big module's bodies on a thread of its own (bodies are
+   independent and the module read-only). False when out of memory. */
+bool cmp_validate_all(const mod_module *m, uint8_t *ok);
+
 /* simd.c: one 0xFD-prefixed instruction (the prefix byte is read). */
 weft_status cmp_simd_instr(compiler *c);
 /* simd.c: skips a 0xFD instruction's immediates checking only its binary

@@ -1,22 +1,19 @@
-/* load.c — weft_module_load: the pipeline from bytes to a shared, compiled
-   module (decode + module-level validation, then body validation and
-   compilation). */
+/* load.c — weft_module_load: the pipeline from bytes to a shared module
+   (decode + module-level validation, then body validation, and compilation
+   now or, by default, on each function's first call: compile.c). */
 #include "code.h"
 
-weft_status weft_module_load(weft_engine *engine, const uint8_t *bytes, size_t len,
-                             weft_module **out, weft_error *err) {
-    base_error_clear(err);
-    if (!out || (!bytes && len)) return base_fail(err, WEFT_ERR_MISUSE, "weft_module_load: NULL argument");
-    *out = NULL;
-    if (len > UINT32_MAX) return base_fail(err, WEFT_ERR_LIMIT, "module larger than 4 GiB");
+/* The pipeline on `buf` (malloc'd, len bytes), which the module takes
+   over whatever the outcome: a file read for loading is never copied
+   again, so start-up holds one copy of the binary, not two. */
+static weft_status load_owned(weft_engine *engine, uint8_t *buf, size_t len, weft_module **out,
+                              weft_error *err) {
     weft_module *m = calloc(1, sizeof *m);
-    if (!m) return base_fail(err, WEFT_ERR_NOMEM, "out of memory loading module");
-    m->bytes = malloc(len ? len : 1);
-    if (!m->bytes) {
-        free(m);
+    if (!m) {
+        free(buf);
         return base_fail(err, WEFT_ERR_NOMEM, "out of memory loading module");
     }
-    if (len) memcpy(m->bytes, bytes, len);
+    m->bytes = buf;
     m->len = len;
     m->engine = engine;
     atomic_init(&m->refcount, 1);
@@ -30,16 +27,36 @@ weft_status weft_module_load(weft_engine *engine, const uint8_t *bytes, size_t l
     return WEFT_OK;
 }
 
+weft_status weft_module_load(weft_engine *engine, const uint8_t *bytes, size_t len,
+                             weft_module **out, weft_error *err) {
+    base_error_clear(err);
+    if (!out || (!bytes && len)) return base_fail(err, WEFT_ERR_MISUSE, "weft_module_load: NULL argument");
+    *out = NULL;
+    if (len > UINT32_MAX) return base_fail(err, WEFT_ERR_LIMIT, "module larger than 4 GiB");
+    uint8_t *copy = malloc(len ? len : 1);
+    if (!copy) return base_fail(err, WEFT_ERR_NOMEM, "out of memory loading module");
+    if (len) memcpy(copy, bytes, len);
+    return load_owned(engine, copy, len, out, err);
+}
+
 weft_status weft_module_load_file(weft_engine *engine, const char *path, weft_module **out,
                                   weft_error *err) {
     uint8_t *bytes;
     size_t len;
-    if (out) *out = NULL;
+    base_error_clear(err);
+    if (!out) return base_fail(err, WEFT_ERR_MISUSE, "weft_module_load_file: NULL argument");
+    *out = NULL;
     weft_status st = base_read_file(path, &bytes, &len, err);
     if (st != WEFT_OK) return st;
-    st = weft_module_load(engine, bytes, len, out, err);
-    free(bytes);
-    return st;
+    if (len > UINT32_MAX) {
+        free(bytes);
+        return base_fail(err, WEFT_ERR_LIMIT, "module larger than 4 GiB");
+    }
+    if (!bytes) { /* an empty file: malformed, as weft_module_load says */
+        bytes = malloc(1);
+        if (!bytes) return base_fail(err, WEFT_ERR_NOMEM, "out of memory loading module");
+    }
+    return load_owned(engine, bytes, len, out, err);
 }
 
 weft_module *weft_module_retain(weft_module *m) {

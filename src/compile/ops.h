@@ -606,6 +606,7 @@ typedef enum cmp_simd_kind {
     X(CALL, 2)              /* function index, frame base slot */ \
     X(CALL_INTERNAL, 2)     /* own function index, frame base slot */ \
     X(CALL_INDIRECT, 4)     /* type index, table, index slot, frame base */ \
+    X(LAZY, 0)              /* a stub's only operation: compile, then enter (code.h) */ \
     X(COPY, 2)              /* dst, src */ \
     X(CONST32, 2)           /* dst, imm */ \
     X(CONST64, 3)           /* dst, imm lo, imm hi */ \

@@ -124,7 +124,11 @@ weft_status weft_exec_start(weft_exec *e, weft_func *func, const weft_val *args,
     for (uint32_t i = 0; i < ft->nparams; i++) nin += rt_val_slots(ft->params[i]);
     for (uint32_t i = 0; i < ft->nresults; i++) nout += rt_val_slots(ft->results[i]);
     size_t need = nin > nout ? nin : nout;
-    if (func->code) need = func->code->frame_size > need ? func->code->frame_size : need;
+    const cmp_func *cf = atomic_load_explicit(&func->code, memory_order_acquire);
+    /* A function not yet compiled is compiled here, so its frame size is
+       known; if that fails the stub stays, and running it reports why. */
+    if (cf && cmp_is_lazy(cf)) exec_lazy_code(func->inst, cf, &cf, NULL);
+    if (cf) need = cf->frame_size > need ? cf->frame_size : need;
     if (need > (size_t)(e->stack_end - e->stack)) return WEFT_ERR_LIMIT;
     for (uint32_t i = 0, at = 0; i < ft->nparams; i++) at += rt_val_put(e->stack + at, args[i]);
     e->entry = func;
@@ -134,16 +138,54 @@ weft_status weft_exec_start(weft_exec *e, weft_func *func, const weft_val *args,
     e->fuel_left = 0;
     atomic_store_explicit(&e->attention, e->store->fuel_metered ? EXEC_ATTN_FUEL : 0,
                           memory_order_relaxed);
-    if (func->code) {
-        const cmp_func *cf = func->code;
+    if (cf) {
         memset(e->stack + cf->nparams, 0, (cf->nlocals - cf->nparams) * sizeof(uint64_t));
-        memcpy(e->stack + cf->const_base, cf->consts, cf->nconsts * sizeof(uint64_t));
+        if (cf->nconsts) memcpy(e->stack + cf->const_base, cf->consts, cf->nconsts * sizeof(uint64_t));
         e->ip = cf->code;
         e->fp = e->stack;
         e->fn = cf;
         e->inst = func->inst;
     }
     e->state = EXEC_READY;
+    return WEFT_OK;
+}
+
+weft_status exec_lazy_code(weft_instance *inst, const cmp_func *stub, const cmp_func **out, weft_error *err) {
+    mod_module *m = inst->module;
+    weft_status st = cmp_func_code(m, stub->func_index - m->nfunc_imports, out, err);
+    if (st != WEFT_OK) {
+        *out = stub;
+        return st;
+    }
+    /* Calls through this instance's handle (call_indirect, imports, the
+       host) then find the code without passing the stub again. */
+    atomic_store_explicit(&inst->funcs[stub->func_index]->code, *out, memory_order_release);
+    return WEFT_OK;
+}
+
+weft_status exec_lazy_enter(weft_exec *e, weft_error *err) {
+    const cmp_func *cf;
+    weft_status st = exec_lazy_code(e->inst, e->fn, &cf, err);
+    if (st != WEFT_OK) return st;
+    uint64_t *fp = e->fp;
+    if (fp + cf->frame_size > e->stack_end) {
+        if (e->depth > 0) { /* back to the call, as `enter` reports it */
+            const exec_frame *f = &e->frames[--e->depth];
+            e->ip = f->ret_ip - 1;
+            e->fp = f->fp;
+            e->fn = f->fn;
+            e->inst = f->inst;
+        }
+        return WEFT_ERR_TRAP;
+    }
+    /* What `enter` does with a function's frame: declared locals to zero,
+       constants to their slots. */
+    uint64_t *p = fp + cf->nparams, *end = fp + cf->nlocals;
+    while (p < end) *p++ = 0;
+    const uint64_t *k = cf->consts;
+    for (end = p + cf->nconsts; p < end;) *p++ = *k++;
+    e->fn = cf;
+    e->ip = cf->code;
     return WEFT_OK;
 }
 

@@ -167,6 +167,18 @@ weft_status exec_run(weft_exec *e, weft_error *err);
 weft_status exec_call_host(weft_exec *e, weft_func *f, weft_instance *caller, uint64_t *slots,
                            weft_error *err);
 
+/* Lazy translation (compile/code.h): the compiled code of the function
+   whose stub is `stub`, in `inst`, compiling it on its first call; also
+   stores it in inst's handle of the function. On failure *out is the
+   stub again and err says why (cmp_func_code). */
+weft_status exec_lazy_code(weft_instance *inst, const cmp_func *stub, const cmp_func **out, weft_error *err);
+/* The LAZY operation (interp.c), with e's registers saved just after a
+   stub was entered: compiles the function, checks that its frame fits,
+   zeroes its locals, copies its constants, and leaves e->fn and e->ip at
+   its code. WEFT_ERR_TRAP: the frame does not fit, and e's registers are
+   back at the call (the stack is exhausted); any other failure is the
+   compile's, with err filled. */
+weft_status exec_lazy_enter(weft_exec *e, weft_error *err);
 /* Fills err with a trap and the backtrace of e's frames; `ip` is where the
    innermost frame stopped. */
 weft_status exec_trap(weft_exec *e, weft_trap trap, const char *message, const cmp_func *fn,

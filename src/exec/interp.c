@@ -163,7 +163,8 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
     exec_frame *const frames_base = e->frames;
     exec_frame *const frames_end = e->frames + e->max_depth;
     uint64_t *const stack_end = e->stack_end;
-    const cmp_func *const *code_table = (const cmp_func *const *)inst->module->code;
+    /* Own functions' code or stubs (module.h): acquire loads, no lock. */
+    _Atomic(struct cmp_func *) *code_table = inst->module->code;
 #define SYNC_DEPTH() (e->depth = (uint32_t)(frame - frames_base))
 /* Saves the registers where a resumed run continues. */
 #define SAVE_REGS()                                                                  \
@@ -177,7 +178,7 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
 #define LOAD_INST()                                                                  \
     do {                                                                             \
         LOAD_MEM();                                                                  \
-        code_table = (const cmp_func *const *)inst->module->code;                    \
+        code_table = inst->module->code;                                             \
     } while (0)
     int wait_result;
 
@@ -511,7 +512,7 @@ dispatch:
         NEXT();
     }
     OP(CALL_INTERNAL) { /* a function of this module: no host, same instance */
-        cf = code_table[ip[1]];
+        cf = atomic_load_explicit(&code_table[ip[1]], memory_order_acquire);
         nfp = fp + ip[2];
         ip += 3;
         cinst = inst;
@@ -542,6 +543,22 @@ dispatch:
         nfp = fp + ip[4];
         ip += 5;
         goto do_call;
+    }
+    OP(LAZY) {
+        /* A stub was entered (compile/code.h): the function's first call
+           through this code. exec_lazy_enter compiles it (or takes what
+           another thread compiled) and finishes the entry with the real
+           frame; the loop only reloads where to go on. Out of line and
+           marked cold, so GCC lays the call path out as before (without
+           the mark, `enter` moved and CALL_INTERNAL took one more jump per
+           call: bench/results/2026-12-01-lazy-callgrind.txt). */
+    lazy_enter: __attribute__((cold, unused));
+        SAVE_REGS();
+        st = exec_lazy_enter(e, err);
+        if (BASE_UNLIKELY(st != WEFT_OK)) goto lazy_failed;
+        ip = e->ip;
+        fn = e->fn;
+        NEXT();
     }
 
     /* ---- data movement ---- */
@@ -909,7 +926,8 @@ dispatch:
 do_call: {
     /* ip is the return address; the callee's frame starts at nfp, where
        the arguments are. */
-    if (!callee->code) {
+    cf = atomic_load_explicit(&callee->code, memory_order_acquire);
+    if (!cf) {
         e->host_word = 0;
     call_host:
         st = exec_call_host(e, callee, inst, nfp, err);
@@ -930,7 +948,6 @@ do_call: {
         }
         NEXT();
     }
-    cf = callee->code;
     cinst = callee->inst;
     goto enter;
 }
@@ -1011,6 +1028,21 @@ do_trap:
     SYNC_DEPTH();
     e->state = EXEC_IDLE;
     return exec_trap(e, trap, trap_msg, fn, inst, ip, err);
+
+lazy_failed: __attribute__((cold));
+    /* The stub's function did not compile (err says why), or its frame
+       does not fit: then e's registers are back at the call, where
+       `enter` reports an exhausted stack. */
+    if (st != WEFT_ERR_TRAP) goto failed;
+    frame = frames_base + e->depth;
+    ip = e->ip;
+    fp = e->fp;
+    fn = e->fn;
+    if (e->inst != inst) {
+        inst = e->inst;
+        LOAD_INST();
+    }
+    TRAP(WEFT_TRAP_STACK_EXHAUSTED);
 
 failed:
     /* A host function ended the program (exit) or failed otherwise; err

@@ -9,6 +9,7 @@
 #ifndef WEFT_MODULE_H
 #define WEFT_MODULE_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 #include "../base/base.h"
@@ -163,9 +164,18 @@ struct weft_module {
     char *name;                  /* module name or NULL */
     char **func_names;           /* nfuncs entries, each NULL or a name */
 
-    /* Filled by the compile stage: compiled code of own functions,
-       code[i - nfunc_imports]. */
-    struct cmp_func **code;
+    /* Filled by the compile stage (compile/code.h): the code of own
+       functions, code[i - nfunc_imports]. Lazy translation starts each
+       entry at the function's stub (stubs[i - nfunc_imports], whose code
+       is the one operation LAZY) and replaces it, once, with the compiled
+       code on the first call: a release store under compile_lock, read
+       with acquire loads and no lock (cmp_func_code). Code, once there,
+       never changes until the module is freed. */
+    _Atomic(struct cmp_func *) *code;
+    struct cmp_func *stubs;
+    pthread_mutex_t compile_lock;
+    bool compile_lock_ready;
+    _Atomic uint32_t ncompiled; /* functions translated so far (tests, statistics) */
 };
 
 typedef struct weft_module mod_module;

@@ -280,7 +280,8 @@ static weft_status rt_instance_alloc(weft_store *store, mod_module *m,
         uint32_t index = m->nfunc_imports + i;
         f->type = mod_func_type(m, index);
         f->inst = inst;
-        f->code = m->code ? m->code[i] : NULL;
+        /* The code if some instance called it already, else the stub. */
+        atomic_init(&f->code, m->code ? atomic_load_explicit(&m->code[i], memory_order_acquire) : NULL);
         f->index = index;
         f->store = store;
         inst->funcs[index] = f;

@@ -51,7 +51,10 @@ struct weft_store {
 struct weft_func {
     const mod_functype *type;     /* module's type, or &own_type for hosts */
     weft_instance *inst;          /* wasm function: its instance */
-    const struct cmp_func *code;  /* wasm function: compiled code */
+    /* wasm function: its code, or its stub until first called (the
+       first call through this handle stores the compiled code here,
+       release; read with acquire loads). NULL for a host function. */
+    _Atomic(const struct cmp_func *) code;
     uint32_t index;               /* wasm function: index in its module */
     weft_host_fn host;            /* host function (code == NULL) */
     void *env;

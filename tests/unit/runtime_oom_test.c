@@ -187,6 +187,47 @@ out:
     weft_store_free(s);
 }
 
+/* Lazy translation: the first call of a function compiles it (f, from
+   the host) and, inside, its callee (g, through its stub). An allocation
+   failing there makes the call fail with WEFT_ERR_NOMEM, never crash;
+   the stubs stay, so the next call compiles and answers. The module is
+   loaded afresh each run, outside the injection, so each run's first
+   call really compiles.
+   (module (func (export "f") (param i32) (result i32) local.get 0 call 1)
+           (func (param i32) (result i32) local.get 0 i32.const 1 i32.add)) */
+static const uint8_t lazy_wasm[] = {
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x06, 0x01, 0x60, 0x01, 0x7f, 0x01,
+    0x7f, 0x03, 0x03, 0x02, 0x00, 0x00, 0x07, 0x05, 0x01, 0x01, 0x66, 0x00, 0x00, 0x0a, 0x10,
+    0x02, 0x06, 0x00, 0x20, 0x00, 0x10, 0x01, 0x0b, 0x07, 0x00, 0x20, 0x00, 0x41, 0x01, 0x6a,
+    0x0b,
+};
+
+static void lazy_scenario(weft_engine *engine, long fail_at) {
+    weft_error err;
+    weft_module *m = NULL;
+    weft_store *s = NULL;
+    weft_instance *inst = NULL;
+    if (weft_module_load(engine, lazy_wasm, sizeof lazy_wasm, &m, &err) != WEFT_OK ||
+        !(s = weft_store_new(engine)) || weft_instance_new(s, m, NULL, 0, &inst, &err) != WEFT_OK) {
+        failures++;
+        fprintf(stderr, "lazy scenario: cannot set up\n");
+        goto out;
+    }
+    weft_func *f = weft_instance_func(inst, "f");
+    weft_val arg = {.type = WEFT_I32, .of.i32 = 41}, res = {0};
+    oom_injected = 0;
+    oom_countdown = fail_at;
+    weft_status st = weft_func_call(f, &arg, 1, &res, 1, &err);
+    oom_countdown = -1;
+    CHECK(st == WEFT_OK || (st == WEFT_ERR_NOMEM && oom_injected));
+    if (st == WEFT_OK) CHECK(res.of.i32 == 42);
+    res.of.i32 = 0;
+    CHECK(weft_func_call(f, &arg, 1, &res, 1, &err) == WEFT_OK && res.of.i32 == 42);
+out:
+    weft_store_free(s);
+    weft_module_release(m);
+}
+
 int main(void) {
     weft_engine *engine = weft_engine_new(NULL);
     /* wat sources: tests/unit/data/runtime_defs.wat, runtime_user.wat */
@@ -212,10 +253,22 @@ int main(void) {
         }
         if (!oom_injected) break; /* the scenario ran to the end */
     }
+    long lazy_runs = 0;
+    for (fail_at = 0; fail_at < 100000; fail_at++) {
+        long live = oom_live;
+        lazy_scenario(engine, fail_at);
+        lazy_runs++;
+        if (oom_live != live) {
+            failures++;
+            fprintf(stderr, "lazy, fail at %ld: %ld allocations leaked\n", fail_at, oom_live - live);
+        }
+        if (!oom_injected) break;
+    }
     weft_module_release(defs);
     weft_module_release(user);
     weft_engine_free(engine);
-    printf("runtime_oom_test: %ld runs, %d failed\n", runs, failures);
+    printf("runtime_oom_test: %ld runs, %ld of them lazy compiles, %d failed\n", runs + lazy_runs, lazy_runs,
+           failures);
     return failures ? 1 : 0;
 }
 
