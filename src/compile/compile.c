@@ -627,6 +627,7 @@ static const uint16_t imm_form[CMP_OP_COUNT] = {
     [CMP_I32_SHL] = CMP_I32_SHL_IMM,
     [CMP_I32_SHR_S] = CMP_I32_SHR_S_IMM,
     [CMP_I32_SHR_U] = CMP_I32_SHR_U_IMM,
+    [CMP_I32_ROTL] = CMP_I32_ROTL_IMM,
     [CMP_I32_EQ] = CMP_I32_EQ_IMM,
     [CMP_I32_NE] = CMP_I32_NE_IMM,
     [CMP_I32_LT_S] = CMP_I32_LT_S_IMM,
@@ -720,10 +721,66 @@ static uint32_t load_operand_form(uint32_t op, uint32_t load) {
     return 0;
 }
 
+/* The integer comparison that is the negation of `cmp` (i32.eqz of its
+   result), or 0: the one whose taken branch is cmp's not-taken branch in
+   fused_for's table. Float comparisons have none (NaN). */
+static uint32_t inverse_compare(uint32_t cmp) {
+    uint32_t t, f;
+    fused_for(cmp, &t, &f);
+    if (!f) return 0;
+    for (uint32_t op = CMP_I32_EQ; op <= CMP_I64_GE_U; op++) {
+        uint32_t t2, f2;
+        fused_for(op, &t2, &f2);
+        if (t2 == f) return op;
+    }
+    for (uint32_t op = CMP_I32_EQ_IMM; op <= CMP_I64_GE_U_IMM; op++) {
+        uint32_t t2, f2;
+        fused_for(op, &t2, &f2);
+        if (t2 == f) return op;
+    }
+    return 0;
+}
+
+/* i32.eqz of a comparison computed just before and used only here: the
+   inverse comparison in its place, one operation instead of two, which a
+   br_if after it then fuses as well (clang writes `x != 0` as
+   `i64.eqz; i32.eqz`, and `br_if (i32.eqz (i32.lt_s ..))` for loop exits;
+   the CPU loop of bench/threads had one dispatch in 20 of this kind).
+   i32.eqz (i64.eqz x) is x != 0: i64.ne with the immediate 0. */
+static bool fold_eqz_of_compare(compiler *c, uint32_t a_slot) {
+    /* Not cmp_producer_of: its "none" is 0, which is also I32_EQZ. */
+    if (c->producer_end != c->code.len || c->producer_end == NO_POS || c->oom) return false;
+    if (c->code.data[c->producer_dst] != a_slot) return false;
+    uint32_t prod = c->code.data[c->producer_dst - 1];
+    uint32_t inv = prod == CMP_I32_EQZ ? CMP_I32_NE_IMM : prod == CMP_I64_EQZ ? CMP_I64_NE_IMM : inverse_compare(prod);
+    if (!inv) return false;
+    bool unary = prod == CMP_I32_EQZ || prod == CMP_I64_EQZ;
+    bool imm = unary || (prod >= CMP_I32_ADD_IMM && prod <= CMP_I64_GE_U_IMM);
+    uint32_t at = c->producer_dst - 1;
+    uint32_t x = c->code.data[at + 2];
+    uint32_t y = unary ? 0 : c->code.data[at + 3];
+    /* Take the comparison off the end (as cmp_take_producer, which would
+       read a third operand word that a unary one does not have). */
+    c->code.len = at;
+    c->pcmap.len -= 2;
+    while (c->const_refs.len && c->const_refs.data[c->const_refs.len - 1] >= at) c->const_refs.len--;
+    c->producer_end = NO_POS;
+    uint32_t dst = cmp_push(c, WEFT_I32);
+    cmp_emit_op(c, inv);
+    uint32_t dpos = (uint32_t)c->code.len;
+    cmp_emit(c, dst);
+    cmp_emit_src(c, x);
+    if (imm) cmp_emit(c, y);
+    else cmp_emit_src(c, y);
+    cmp_mark_producer(c, dpos);
+    return true;
+}
+
 static weft_status compile_numeric(compiler *c, const numeric_info *ni) {
     centry a, b = {0, 0, 0};
     if (ni->arity == 2) TRY(cmp_pop(c, ni->at, &b));
     TRY(cmp_pop(c, ni->at, &a));
+    if (ni->op == CMP_I32_EQZ && fold_eqz_of_compare(c, a.slot)) return WEFT_OK;
     if (ni->arity == 2) {
         bool wide = ni->at == WEFT_I64;
         uint32_t op = ni->op, imm = imm_candidate(c, op, b.slot, wide);
@@ -757,6 +814,27 @@ static weft_status compile_numeric(compiler *c, const numeric_info *ni) {
             return WEFT_OK;
         }
     }
+    if (ni->op == CMP_I32_XOR) {
+        /* An operand rotated by a constant just before and used only here:
+           rotate it in the xor (sha256's and most hashes' rounds are
+           chains of rotl-then-xor, 10 % of sha256's operations). */
+        bool on_a = false;
+        if (cmp_producer_of(c, b.slot) != CMP_I32_ROTL_IMM && cmp_producer_of(c, a.slot) == CMP_I32_ROTL_IMM)
+            on_a = true;
+        if (on_a || cmp_producer_of(c, b.slot) == CMP_I32_ROTL_IMM) {
+            uint32_t other = on_a ? b.slot : a.slot, x, k;
+            cmp_take_producer(c, &x, &k);
+            uint32_t dst = cmp_push(c, WEFT_I32);
+            cmp_emit_op(c, CMP_I32_XOR_ROTL);
+            uint32_t dpos = (uint32_t)c->code.len;
+            cmp_emit(c, dst);
+            cmp_emit_src(c, other);
+            cmp_emit_src(c, x);
+            cmp_emit(c, k);
+            cmp_mark_producer(c, dpos);
+            return WEFT_OK;
+        }
+    }
     if (ni->arity == 2) {
         /* An operand loaded just before and used only here: load it in the
            operation itself. */
@@ -768,6 +846,24 @@ static weft_status compile_numeric(compiler *c, const numeric_info *ni) {
         }
         if (fused) {
             cmp_emit_load_fused(c, fused, ni->rt, a.slot);
+            return WEFT_OK;
+        }
+    }
+    if (ni->op == CMP_I32_ADD) {
+        /* A sum computed just before and used only here: one three-way
+           add (sha256's and coremark's most frequent pair of operations). */
+        bool on_a = cmp_producer_of(c, b.slot) != CMP_I32_ADD && cmp_producer_of(c, a.slot) == CMP_I32_ADD;
+        if (on_a || cmp_producer_of(c, b.slot) == CMP_I32_ADD) {
+            uint32_t other = on_a ? b.slot : a.slot, x, y;
+            cmp_take_producer(c, &x, &y);
+            uint32_t dst = cmp_push(c, WEFT_I32);
+            cmp_emit_op(c, CMP_I32_ADD3);
+            uint32_t dpos = (uint32_t)c->code.len;
+            cmp_emit(c, dst);
+            cmp_emit_src(c, other);
+            cmp_emit_src(c, x);
+            cmp_emit_src(c, y);
+            cmp_mark_producer(c, dpos);
             return WEFT_OK;
         }
     }

@@ -554,7 +554,8 @@ typedef enum cmp_simd_kind {
     X(I64_LE_S_IMM, I64_LE_S) \
     X(I64_LE_U_IMM, I64_LE_U) \
     X(I64_GE_S_IMM, I64_GE_S) \
-    X(I64_GE_U_IMM, I64_GE_U)
+    X(I64_GE_U_IMM, I64_GE_U) \
+    X(I32_ROTL_IMM, I32_ROTL)
 
 /* Compare-and-branch: a comparison whose only use is the condition of the
    next branch becomes one operation, X(NAME, compare op, operands):
@@ -701,6 +702,8 @@ typedef enum cmp_simd_kind {
     X(I64_LOAD32_S_ADD, 4) /* dst, a, b, offset: address a + b */ \
     X(COPY2, 4)             /* dst1, src1, dst2, src2: two copies in order */ \
     X(I32_SHR_U_AND, 4)     /* dst, a, shift, mask: a bit field */ \
+    X(I32_XOR_ROTL, 4)      /* dst, a, b, k: a ^ rotl(b, k), a hash round */ \
+    X(I32_ADD3, 4)          /* dst, a, b, c: a + b + c */ \
     X(F64_ADD_LD, 4)        /* dst, a, address, offset: a + the f64 loaded */ \
     X(F64_SUB_LD, 4) \
     X(F64_MUL_LD, 4) \

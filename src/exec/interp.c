@@ -626,6 +626,17 @@ dispatch:
         ip += 5;
         NEXT();
     }
+    OP(I32_ADD3) {
+        fp[ip[1]] = (uint32_t)(U32(2) + U32(3) + U32(4));
+        ip += 5;
+        NEXT();
+    }
+    OP(I32_XOR_ROTL) {
+        uint32_t b = U32(3), k = ip[4] & 31;
+        fp[ip[1]] = U32(2) ^ ((b << k) | (b >> ((32 - k) & 31)));
+        ip += 5;
+        NEXT();
+    }
     /* Arithmetic whose second operand is loaded from memory (fused). */
 #define ARITH_LD(name, n, load, expr)                                                \
     OP(name) {                                                                       \
@@ -776,6 +787,9 @@ dispatch:
     BIN(I64_SHL_IMM, U64(2) << (IMM64 & 63))
     BIN(I64_SHR_S_IMM, (uint64_t)(I64(2) >> (IMM64 & 63)))
     BIN(I64_SHR_U_IMM, U64(2) >> (IMM64 & 63))
+    /* (x << k) | (x >> (32 - k)), counts mod 32: one rotate instruction,
+       where rotl32's general form tests for a zero count. */
+    BIN(I32_ROTL_IMM, (U32(2) << (IMM32 & 31)) | (U32(2) >> ((32 - IMM32) & 31)))
     BIN(I32_EQ_IMM, (uint64_t)(U32(2) == IMM32))
     BIN(I32_NE_IMM, (uint64_t)(U32(2) != IMM32))
     BIN(I32_LT_S_IMM, (uint64_t)(I32(2) < (int32_t)IMM32))

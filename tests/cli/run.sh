@@ -97,6 +97,48 @@ c invoke-add-negative 0 -7 "" -- run --invoke add "$M/calc.wasm" -10 3
 c invoke-add-wraps 0 -2147483648 "" -- run --invoke add "$M/calc.wasm" 2147483647 1
 c invoke-add-unsigned-arg 0 -1 "" -- run --invoke add "$M/calc.wasm" 4294967295 0
 c invoke-mul64 0 -12000000000 "" -- run --invoke mul64 "$M/calc.wasm" -4000000000 3
+# i32.eqz of a comparison, folded into the inverse comparison (eqz_fold.wat)
+c eqz-fold-ne0-64-0 0 0 "" -- run --invoke ne0_64 "$M/eqz_fold.wasm" 0
+c eqz-fold-ne0-64-m9223372036854775808 0 1 "" -- run --invoke ne0_64 "$M/eqz_fold.wasm" -9223372036854775808
+c eqz-fold-ne0-64-1 0 1 "" -- run --invoke ne0_64 "$M/eqz_fold.wasm" 1
+c eqz-fold-br-ne0-64-0 0 7 "" -- run --invoke br_ne0_64 "$M/eqz_fold.wasm" 0
+c eqz-fold-br-ne0-64-4294967296 0 9 "" -- run --invoke br_ne0_64 "$M/eqz_fold.wasm" 4294967296
+c eqz-fold-not-eqz32-0 0 0 "" -- run --invoke not_eqz32 "$M/eqz_fold.wasm" 0
+c eqz-fold-not-eqz32-m1 0 1 "" -- run --invoke not_eqz32 "$M/eqz_fold.wasm" -1
+c eqz-fold-not-lt-s-m1-0 0 0 "" -- run --invoke not_lt_s "$M/eqz_fold.wasm" -1 0
+c eqz-fold-not-lt-s-0-m1 0 1 "" -- run --invoke not_lt_s "$M/eqz_fold.wasm" 0 -1
+c eqz-fold-not-lt-s-5-5 0 1 "" -- run --invoke not_lt_s "$M/eqz_fold.wasm" 5 5
+c eqz-fold-br-not-lt-u64-m1-0 0 9 "" -- run --invoke br_not_lt_u64 "$M/eqz_fold.wasm" -1 0
+c eqz-fold-br-not-lt-u64-0-m1 0 7 "" -- run --invoke br_not_lt_u64 "$M/eqz_fold.wasm" 0 -1
+c eqz-fold-br-not-lt-u64-7-7 0 9 "" -- run --invoke br_not_lt_u64 "$M/eqz_fold.wasm" 7 7
+c eqz-fold-not-gt-u-imm-10 0 1 "" -- run --invoke not_gt_u_imm "$M/eqz_fold.wasm" 10
+c eqz-fold-not-gt-u-imm-11 0 0 "" -- run --invoke not_gt_u_imm "$M/eqz_fold.wasm" 11
+c eqz-fold-not-gt-u-imm-m1 0 0 "" -- run --invoke not_gt_u_imm "$M/eqz_fold.wasm" -1
+c eqz-fold-not-ge-s64-imm-m5 0 0 "" -- run --invoke not_ge_s64_imm "$M/eqz_fold.wasm" -5
+c eqz-fold-not-ge-s64-imm-m6 0 1 "" -- run --invoke not_ge_s64_imm "$M/eqz_fold.wasm" -6
+c eqz-fold-not-ge-s64-imm-4294967291 0 0 "" -- run --invoke not_ge_s64_imm "$M/eqz_fold.wasm" 4294967291
+c eqz-fold-not-f64-lt-nan-1 0 1 "" -- run --invoke not_f64_lt "$M/eqz_fold.wasm" nan 1
+c eqz-fold-not-f64-lt-1-2 0 0 "" -- run --invoke not_f64_lt "$M/eqz_fold.wasm" 1 2
+c eqz-fold-not-f64-lt-2-1 0 1 "" -- run --invoke not_f64_lt "$M/eqz_fold.wasm" 2 1
+c eqz-fold-tee-lt-s-1-2 0 10 "" -- run --invoke tee_lt_s "$M/eqz_fold.wasm" 1 2
+c eqz-fold-tee-lt-s-2-1 0 1 "" -- run --invoke tee_lt_s "$M/eqz_fold.wasm" 2 1
+# super-instructions: rotl by a constant, xor of a rotl, three-way add (fused_ops.wat)
+c fused-rotl0-m2023406815 0 -2023406815 "" -- run --invoke rotl0 "$M/fused_ops.wasm" -2023406815
+c fused-rotl1-m2023406815 0 248153667 "" -- run --invoke rotl1 "$M/fused_ops.wasm" -2023406815
+c fused-rotl1-m1 0 -1 "" -- run --invoke rotl1 "$M/fused_ops.wasm" -1
+c fused-rotl31-1 0 -2147483648 "" -- run --invoke rotl31 "$M/fused_ops.wasm" 1
+c fused-rotl31-m2147483648 0 1073741824 "" -- run --invoke rotl31 "$M/fused_ops.wasm" -2147483648
+c fused-rotl32-305419896 0 305419896 "" -- run --invoke rotl32 "$M/fused_ops.wasm" 305419896
+c fused-rotl33-m2147483647 0 3 "" -- run --invoke rotl33 "$M/fused_ops.wasm" -2147483647
+c fused-rotlm1-3 0 -2147483647 "" -- run --invoke rotlm1 "$M/fused_ops.wasm" 3
+c fused-sigma0-1779033703 0 -836717442 "" -- run --invoke sigma0 "$M/fused_ops.wasm" 1779033703
+c fused-sigma0-0 0 0 "" -- run --invoke sigma0 "$M/fused_ops.wasm" 0
+c fused-xor-rotl-left-305419896-m1 0 -878082067 "" -- run --invoke xor_rotl_left "$M/fused_ops.wasm" 305419896 -1
+c fused-xor-rotl-right-305419896-1431655765 0 1627598151 "" -- run --invoke xor_rotl_right "$M/fused_ops.wasm" 305419896 1431655765
+c fused-xor-rotl-tee-305419896-7 0 1183502087 "" -- run --invoke xor_rotl_tee "$M/fused_ops.wasm" 305419896 7
+c fused-add3-left 0 -2147483643 "" -- run --invoke add3_left "$M/fused_ops.wasm" 2147483647 1 5
+c fused-add3-right 0 1 "" -- run --invoke add3_right "$M/fused_ops.wasm" -1 -1 3
+c fused-add3-tee 0 18 "" -- run --invoke add3_tee "$M/fused_ops.wasm" 1 2 3
 # v128 as wasmtime writes it: one 0x-hex number, lane 0 in the lowest digits
 c invoke-v128 0 0x00000004000000030000000200000011 "" -- run --invoke add "$M/simd.wasm" \
     0x00000004000000030000000200000001 0x10

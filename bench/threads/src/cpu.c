@@ -26,6 +26,7 @@ static void work(void *arg) {
 void _start(void) {
     i32 t = (i32)rt_arg_int(1, 1);
     u64 n = (u64)rt_arg_int(2, 120) * 1000000ull;
+    i32 spawned = (i32)rt_arg_int(3, 0) != 0; /* slice 0 in a thread too */
     if (t < 1 || t > 16) rt_fail("threads must be 1..16");
     static slice s[16];
     for (i32 k = 0; k < t; k++) {
@@ -34,11 +35,11 @@ void _start(void) {
     }
     i64 t0 = rt_now(RT_MONOTONIC);
     rt_thread *th[16];
-    for (i32 k = 1; k < t; k++) RT_CHECK(th[k] = rt_spawn(work, &s[k], 0), "spawn");
-    work(&s[0]);
-    u64 sum = s[0].sum;
-    for (i32 k = 1; k < t; k++) {
-        rt_join(th[k]);
+    for (i32 k = 1 - spawned; k < t; k++) RT_CHECK(th[k] = rt_spawn(work, &s[k], 0), "spawn");
+    if (!spawned) work(&s[0]);
+    u64 sum = 0;
+    for (i32 k = 0; k < t; k++) {
+        if (k > 0 || spawned) rt_join(th[k]);
         sum += s[k].sum;
     }
     i64 dt = rt_now(RT_MONOTONIC) - t0;
