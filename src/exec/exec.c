@@ -6,7 +6,6 @@
 #include "simd.h"
 
 #include <stdio.h>
-#include <sys/mman.h>
 #include <time.h>
 
 #define EXEC_DEFAULT_STACK (8u << 20)
@@ -15,18 +14,32 @@
    committed, so the bound costs nothing until used. */
 #define EXEC_MIN_DEPTH 100000u
 
-static void *exec_map(size_t bytes) {
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    return p == MAP_FAILED ? NULL : p;
-}
-
-/* The operand stack and the frame records are one mapping (stack first,
-   frames after it, each a whole number of pages): MAP_NORESERVE, so only
-   the pages a call touches are committed, and one mapping per execution
-   keeps the kernel's map count and page tables small when there are
-   100,000 of them (workers). */
+/* The operand stack and the frame records are one reservation (stack
+   first, frames after it, each a whole number of pages), a slot of the
+   engine's pool (rt_reserve_pooled, memory.c): only the pages a call
+   touches are committed, and executions of one size share a mapping of
+   many slots, so 100,000 of them (workers) cost no mmap each and keep
+   the kernel's map count and page tables small. */
 static size_t exec_frames_bytes(uint32_t max_depth) {
     return ((size_t)max_depth * sizeof(exec_frame) + 4095) & ~(size_t)4095;
+}
+
+/* The reservation is one page longer than stack and frames need. Linux
+   places an anonymous mapping whose length is a multiple of 2 MiB on a
+   2 MiB boundary (for transparent huge pages), and the default 64 MiB
+   stack makes it one (64 + 32 MiB), so every execution's hottest line,
+   the bottom of its operand stack, had bits 0-20 zero and sat at a
+   distance from the rest of the process that ASLR chose anew each run.
+   Issue 14 saw a spawned thread's loop at half speed in 5 runs of 8 that
+   way, and never with 63M (no 2 MiB multiple) or with ASLR off. The
+   spare page, never touched, costs address space only; with it the slots
+   of a pool's chunk follow each other at page granularity, whatever the
+   stack size. (The half speed did not reproduce on the machine of the
+   fix; what did is in bench/results/2026-12-01-h14-placement.txt.) */
+#define EXEC_MAP_PAD 4096u
+
+static size_t exec_map_bytes(size_t stack_bytes, uint32_t max_depth) {
+    return stack_bytes + exec_frames_bytes(max_depth) + EXEC_MAP_PAD;
 }
 
 weft_exec *exec_new_sized(weft_store *store, size_t stack_bytes, uint32_t max_depth) {
@@ -52,7 +65,8 @@ weft_exec *exec_new_sized(weft_store *store, size_t stack_bytes, uint32_t max_de
         free(e);
         return NULL;
     }
-    uint8_t *map = exec_map(e->stack_bytes + exec_frames_bytes(max_depth));
+    uint8_t *map = rt_reserve_pooled(e->map_engine = store->engine, exec_map_bytes(e->stack_bytes, max_depth),
+                                     &e->pooled);
     if (!map) {
         weft_exec_free(e);
         return NULL;
@@ -79,7 +93,11 @@ weft_exec *weft_exec_new(weft_store *store) {
 
 void weft_exec_free(weft_exec *e) {
     if (!e) return;
-    if (e->stack) munmap(e->stack, e->stack_bytes + exec_frames_bytes(e->max_depth));
+    if (e->stack) {
+        /* Every page may have been touched (a deep recursion). */
+        size_t bytes = exec_map_bytes(e->stack_bytes, e->max_depth);
+        rt_release_pooled(e->map_engine, (uint8_t *)e->stack, bytes, bytes, e->pooled);
+    }
     pthread_mutex_destroy(&e->park_lock);
     pthread_cond_destroy(&e->park_cond);
     free(e);

@@ -96,10 +96,12 @@ struct weft_exec {
     uint64_t fuel_left;         /* metered: safe points this execution
                                    may still pass before it takes more */
 
-    uint64_t *stack;      /* operand slots, mmap'd */
+    uint64_t *stack;      /* operand slots: one reservation with the frames */
     uint64_t *stack_end;
     size_t stack_bytes;
-    exec_frame *frames;   /* saved callers, mmap'd */
+    exec_frame *frames;   /* saved callers, after the operand slots */
+    weft_engine *map_engine; /* whose pool the reservation came from, if pooled */
+    bool pooled;
     uint32_t max_depth;
     uint32_t depth;       /* frames in use */
 

@@ -36,26 +36,34 @@ static void rt_release(uint8_t *at, uint64_t bytes) {
     munmap(at, (size_t)bytes);
 }
 
-/* The engine's pool of reservations. Mapping and unmapping 4 GiB of
-   address space (the page tables above all) is most of what an instance
-   costs, so:
-   - memories that may grow to the whole 32-bit range (no declared maximum,
-     the common case) take a slot of a chunk of RT_CHUNK_SLOTS such
-     reservations, mapped once and never unmapped before the engine goes;
-   - other sizes keep up to RT_POOL_MAX freed reservations for reuse by the
-     next memory of exactly that size.
-   A returned reservation has its touched pages discarded (they read as
-   zero again), so it is exactly like a fresh one. One lock guards it all;
-   it is taken once per memory made or freed. */
-#define RT_POOL_MAX 16
-#define RT_CHUNK_SLOTS 16
+/* The engine's pool of reservations. Mapping and unmapping address space
+   (the page tables above all) is most of what a small instance or an
+   execution costs, and 100,000 of them would pass the kernel's limit of
+   mappings, so reservations come from chunks: a chunk is one mapping of
+   `per_chunk` slots of one size (a size class), mapped when the class has
+   no free slot and never unmapped before the engine goes. A freed slot has
+   its touched pages discarded (they read as zero again) and goes on its
+   class's free list, so it is exactly like a fresh one. Up to RT_CLASSES
+   sizes get a class, the first ones asked for (in practice a handful: 4
+   GiB memories, a worker's memory, execution stacks); others are mapped
+   and unmapped one by one. One lock guards it all; it is taken once per
+   reservation made or freed. */
+#define RT_CLASSES 8
+#define RT_CHUNK_BYTES ((uint64_t)64 << 30)  /* address space per chunk, about */
+#define RT_CHUNK_MIN_SLOTS 16
+#define RT_CHUNK_MAX_SLOTS 256
 #define RT_SLOT_BYTES ((uint64_t)RT_MAX_PAGES * RT_PAGE_SIZE + RT_GUARD_BYTES)
+struct rt_class {
+    uint64_t slot_bytes;
+    uint32_t per_chunk;
+    size_t nslots;                  /* in all its chunks */
+    BASE_VEC(uint8_t *) free_slots; /* with room for every one of them */
+};
 struct rt_mem_pool {
     pthread_mutex_t lock;
-    BASE_VEC(uint8_t *) chunks;     /* each RT_CHUNK_SLOTS * RT_SLOT_BYTES */
-    BASE_VEC(uint8_t *) free_slots; /* slots of the chunks not in use */
-    uint32_t n;                     /* cached reservations of other sizes */
-    struct { uint8_t *data; uint64_t reserved; } slots[RT_POOL_MAX];
+    BASE_VEC(struct rt_chunk { uint8_t *base; uint64_t bytes; }) chunks;
+    struct rt_class classes[RT_CLASSES];
+    uint32_t nclasses;
 };
 
 struct rt_mem_pool *rt_mem_pool_new(void) {
@@ -69,75 +77,70 @@ struct rt_mem_pool *rt_mem_pool_new(void) {
 
 void rt_mem_pool_free(struct rt_mem_pool *p) {
     if (!p) return;
-    for (uint32_t i = 0; i < p->n; i++) rt_release(p->slots[i].data, p->slots[i].reserved);
-    for (size_t i = 0; i < p->chunks.len; i++) rt_release(p->chunks.data[i], RT_CHUNK_SLOTS * RT_SLOT_BYTES);
+    for (size_t i = 0; i < p->chunks.len; i++) rt_release(p->chunks.data[i].base, p->chunks.data[i].bytes);
+    for (uint32_t i = 0; i < p->nclasses; i++) BASE_VEC_FREE(p->classes[i].free_slots);
     BASE_VEC_FREE(p->chunks);
-    BASE_VEC_FREE(p->free_slots);
     pthread_mutex_destroy(&p->lock);
     free(p);
 }
 
-static bool rt_pool_in_chunk(const struct rt_mem_pool *p, const uint8_t *data) {
-    for (size_t i = 0; i < p->chunks.len; i++)
-        if (data >= p->chunks.data[i] && data < p->chunks.data[i] + RT_CHUNK_SLOTS * RT_SLOT_BYTES)
-            return true;
-    return false;
+/* The class of `bytes`, made if there is room for one; NULL if none. */
+static struct rt_class *rt_pool_class_locked(struct rt_mem_pool *p, uint64_t bytes) {
+    for (uint32_t i = 0; i < p->nclasses; i++)
+        if (p->classes[i].slot_bytes == bytes) return &p->classes[i];
+    if (p->nclasses == RT_CLASSES || bytes == 0 || bytes > RT_SLOT_BYTES) return NULL;
+    struct rt_class *c = &p->classes[p->nclasses++];
+    c->slot_bytes = bytes;
+    uint64_t n = RT_CHUNK_BYTES / bytes;
+    c->per_chunk = n < RT_CHUNK_MIN_SLOTS ? RT_CHUNK_MIN_SLOTS : n > RT_CHUNK_MAX_SLOTS ? RT_CHUNK_MAX_SLOTS : (uint32_t)n;
+    return c;
 }
 
-/* A reservation of `reserved` bytes from the pool, or NULL (then the
-   caller maps its own). Called with the lock held. */
-static uint8_t *rt_pool_take_locked(struct rt_mem_pool *p, uint64_t reserved) {
-    if (reserved == RT_SLOT_BYTES) {
-        if (p->free_slots.len == 0) {
-            uint8_t *chunk = rt_reserve(RT_CHUNK_SLOTS * RT_SLOT_BYTES);
-            if (!chunk) return NULL;
-            if (!BASE_VEC_PUSH(p->chunks, chunk) || !BASE_VEC_RESERVE(p->free_slots, RT_CHUNK_SLOTS)) {
-                if (p->chunks.len && p->chunks.data[p->chunks.len - 1] == chunk) p->chunks.len--;
-                rt_release(chunk, RT_CHUNK_SLOTS * RT_SLOT_BYTES);
-                return NULL;
+uint8_t *rt_reserve_pooled(weft_engine *engine, uint64_t bytes, bool *pooled) {
+    *pooled = false;
+    struct rt_mem_pool *p = engine ? engine->mem_pool : NULL;
+    uint8_t *data = NULL;
+    if (p) {
+        pthread_mutex_lock(&p->lock);
+        struct rt_class *c = rt_pool_class_locked(p, bytes);
+        if (c && c->free_slots.len == 0) {
+            uint64_t chunk_bytes = (uint64_t)c->per_chunk * bytes;
+            uint8_t *chunk = rt_reserve(chunk_bytes);
+            struct rt_chunk rec = {chunk, chunk_bytes};
+            if (chunk &&
+                base_vec_reserve((void **)&c->free_slots.data, &c->free_slots.cap, c->nslots + c->per_chunk,
+                                 sizeof *c->free_slots.data) &&
+                BASE_VEC_PUSH(p->chunks, rec)) {
+                c->nslots += c->per_chunk;
+                for (uint32_t k = c->per_chunk; k-- > 0;)
+                    c->free_slots.data[c->free_slots.len++] = chunk + k * bytes;
+            } else if (chunk) {
+                rt_release(chunk, chunk_bytes);
             }
-            for (uint32_t k = RT_CHUNK_SLOTS; k-- > 0;)
-                p->free_slots.data[p->free_slots.len++] = chunk + k * RT_SLOT_BYTES;
         }
-        return p->free_slots.data[--p->free_slots.len];
+        if (c && c->free_slots.len) {
+            data = c->free_slots.data[--c->free_slots.len];
+            *pooled = true;
+        }
+        pthread_mutex_unlock(&p->lock);
     }
-    for (uint32_t i = 0; i < p->n; i++)
-        if (p->slots[i].reserved == reserved) {
-            uint8_t *data = p->slots[i].data;
-            p->slots[i] = p->slots[--p->n];
-            return data;
-        }
-    return NULL;
+    return data ? data : rt_reserve(bytes);
 }
 
-static uint8_t *rt_pool_take(struct rt_mem_pool *p, uint64_t reserved) {
-    if (!p) return NULL;
-    pthread_mutex_lock(&p->lock);
-    uint8_t *data = rt_pool_take_locked(p, reserved);
-    pthread_mutex_unlock(&p->lock);
-    return data;
-}
-
-/* Gives `data` (with `used` bytes touched at most) back to the pool; false
-   if the pool does not keep it (then the caller unmaps it). */
-static bool rt_pool_give(struct rt_mem_pool *p, uint8_t *data, uint64_t reserved, uint64_t used) {
-    if (!p) return false;
-    if (used && madvise(data, (size_t)used, MADV_DONTNEED) != 0) return false;
-    bool kept = false;
-    pthread_mutex_lock(&p->lock);
-    bool in_chunk = reserved == RT_SLOT_BYTES && rt_pool_in_chunk(p, data);
-    if (in_chunk) {
-        /* The vector has room: it held this slot before. */
-        kept = BASE_VEC_PUSH(p->free_slots, data);
-    } else if (p->n < RT_POOL_MAX) {
-        p->slots[p->n].data = data;
-        p->slots[p->n].reserved = reserved;
-        p->n++;
-        kept = true;
+void rt_release_pooled(weft_engine *engine, uint8_t *data, uint64_t bytes, uint64_t used, bool pooled) {
+    if (!data) return;
+    if (!pooled) {
+        rt_release(data, bytes);
+        return;
     }
+    /* A slot is never unmapped on its own; one whose pages cannot be
+       discarded stays out of the free list until the engine goes. */
+    if (used && madvise(data, (size_t)(used < bytes ? used : bytes), MADV_DONTNEED) != 0) return;
+    struct rt_mem_pool *p = engine->mem_pool;
+    pthread_mutex_lock(&p->lock);
+    struct rt_class *c = rt_pool_class_locked(p, bytes);
+    if (c) c->free_slots.data[c->free_slots.len++] = data; /* it has room: the slot was in it */
     pthread_mutex_unlock(&p->lock);
-    /* A chunk's slot must never be unmapped on its own. */
-    return kept || in_chunk;
 }
 
 weft_status rt_memory_alloc(weft_engine *engine, uint64_t store_cap, weft_limits limits,
@@ -191,8 +194,7 @@ weft_status rt_memory_alloc(weft_engine *engine, uint64_t store_cap, weft_limits
         return base_fail(err, WEFT_ERR_NOMEM, "out of memory making a memory's wait queues");
     }
     m->engine = engine;
-    m->data = rt_pool_take(engine ? engine->mem_pool : NULL, m->reserved);
-    if (!m->data) m->data = rt_reserve(m->reserved);
+    m->data = rt_reserve_pooled(engine, m->reserved, &m->pooled);
     if (!m->data) {
         int e = errno;
         unsigned long long r = (unsigned long long)m->reserved;
@@ -212,8 +214,7 @@ void rt_memory_destroy(weft_memory *m) {
     if (!m) return;
     if (m->data) {
         uint64_t used = atomic_load_explicit(&m->size, memory_order_relaxed);
-        if (!rt_pool_give(m->engine ? m->engine->mem_pool : NULL, m->data, m->reserved, used))
-            rt_release(m->data, m->reserved);
+        rt_release_pooled(m->engine, m->data, m->reserved, used, m->pooled);
     }
     pthread_mutex_destroy(&m->grow_lock);
     rt_futex_free(m->futex);

@@ -75,6 +75,7 @@ struct weft_memory {
     rt_futex *futex;              /* wait queues (futex.c); shared memories only */
     weft_store *store;
     weft_engine *engine;          /* whose reservation pool takes it back */
+    bool pooled;                  /* data is a slot of the pool's (memory.c) */
 };
 
 struct weft_table {
@@ -171,6 +172,14 @@ uint32_t rt_futex_waiters(weft_memory *mem, uint64_t addr);
 
 /* Evaluates a constant expression in `inst` (globals already set up). */
 uint64_t rt_eval_const(const weft_instance *inst, const mod_constexpr *e);
+
+/* `bytes` of address space (read-write, zero, committed as touched) from
+   the engine's pool of reservations (memory.c), or mapped alone; *pooled
+   says which, for the release. Releasing discards the first `used` bytes'
+   pages (all that may have been touched) before the slot is reused.
+   Memories and executions' stacks come from here. */
+uint8_t *rt_reserve_pooled(weft_engine *engine, uint64_t bytes, bool *pooled);
+void rt_release_pooled(weft_engine *engine, uint8_t *data, uint64_t bytes, uint64_t used, bool pooled);
 
 /* Memory and table creation for a store, used by instantiation and by the
    public constructors. `limits` is the declared type; the engine's memory

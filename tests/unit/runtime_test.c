@@ -187,6 +187,49 @@ static void test_memory(weft_engine *engine) {
     weft_store_free(s);
 }
 
+/* The engine's reservation pool (memory.c): memories of one size are
+   slots of shared chunks; a freed slot is reused, and then reads as zero
+   everywhere it was written; more sizes than the pool has classes for
+   are mapped one by one, and every kind is freed. */
+static void test_memory_pool(void) {
+    weft_engine *e = weft_engine_new(NULL);
+    weft_error err;
+    enum { N = 40 };
+    uint8_t *first[N];
+    weft_store *s = weft_store_new(e);
+    for (int i = 0; i < N; i++) {
+        weft_memory *m = NULL;
+        CHECK(weft_memory_new(s, lim(1, 4), &m, &err) == WEFT_OK);
+        CHECK(rt_memory_grow(m, 3) == 1);
+        first[i] = weft_memory_data(m);
+        memset(first[i], 0x5A, 4 * RT_PAGE_SIZE);
+    }
+    weft_store_free(s);
+    s = weft_store_new(e);
+    int reused = 0;
+    for (int i = 0; i < N; i++) {
+        weft_memory *m = NULL;
+        CHECK(weft_memory_new(s, lim(1, 4), &m, &err) == WEFT_OK);
+        CHECK(rt_memory_grow(m, 3) == 1);
+        uint8_t *d = weft_memory_data(m);
+        for (int j = 0; j < N; j++) reused += d == first[j];
+        for (size_t k = 0; k < 4 * RT_PAGE_SIZE; k += 4093) CHECK(d[k] == 0);
+        CHECK(d[4 * RT_PAGE_SIZE - 1] == 0);
+    }
+    CHECK(reused == N); /* every slot came back */
+    /* Twelve more sizes than fit in the classes: each still works. */
+    for (uint64_t max = 5; max < 17; max++) {
+        weft_memory *m = NULL;
+        CHECK(weft_memory_new(s, lim(1, (int64_t)max), &m, &err) == WEFT_OK);
+        CHECK(rt_memory_grow(m, max - 1) == 1);
+        uint8_t *d = weft_memory_data(m);
+        CHECK(d[0] == 0 && d[max * RT_PAGE_SIZE - 1] == 0);
+        d[max * RT_PAGE_SIZE - 1] = 1;
+    }
+    weft_store_free(s);
+    weft_engine_free(e);
+}
+
 static void test_memory_engine_cap(void) {
     weft_config c = {.max_memory_bytes = 3 * RT_PAGE_SIZE};
     weft_engine *e = weft_engine_new(&c);
@@ -764,6 +807,7 @@ int main(void) {
     test_names();
     test_engine();
     test_memory(engine);
+    test_memory_pool();
     test_memory_engine_cap();
     test_table();
     test_global();
