@@ -776,6 +776,29 @@ static bool fold_eqz_of_compare(compiler *c, uint32_t a_slot) {
     return true;
 }
 
+/* An i32 operation whose operand a or b (b first) was made just before by
+   `producer` and is used only here: the producer is taken back and one
+   `fused` operation emitted (dst, the other operand, the producer's two
+   operands; its second is a slot if `second_is_slot`, else an immediate).
+   False, emitting nothing, when neither operand qualifies. */
+static bool fuse_with_producer(compiler *c, centry a, centry b, uint32_t producer, uint32_t fused,
+                               bool second_is_slot) {
+    bool on_a = cmp_producer_of(c, b.slot) != producer && cmp_producer_of(c, a.slot) == producer;
+    if (!on_a && cmp_producer_of(c, b.slot) != producer) return false;
+    uint32_t other = on_a ? b.slot : a.slot, x, y;
+    cmp_take_producer(c, &x, &y);
+    uint32_t dst = cmp_push(c, WEFT_I32);
+    cmp_emit_op(c, fused);
+    uint32_t dpos = (uint32_t)c->code.len;
+    cmp_emit(c, dst);
+    cmp_emit_src(c, other);
+    cmp_emit_src(c, x);
+    if (second_is_slot) cmp_emit_src(c, y);
+    else cmp_emit(c, y);
+    cmp_mark_producer(c, dpos);
+    return true;
+}
+
 static weft_status compile_numeric(compiler *c, const numeric_info *ni) {
     centry a, b = {0, 0, 0};
     if (ni->arity == 2) TRY(cmp_pop(c, ni->at, &b));
@@ -818,22 +841,7 @@ static weft_status compile_numeric(compiler *c, const numeric_info *ni) {
         /* An operand rotated by a constant just before and used only here:
            rotate it in the xor (sha256's and most hashes' rounds are
            chains of rotl-then-xor, 10 % of sha256's operations). */
-        bool on_a = false;
-        if (cmp_producer_of(c, b.slot) != CMP_I32_ROTL_IMM && cmp_producer_of(c, a.slot) == CMP_I32_ROTL_IMM)
-            on_a = true;
-        if (on_a || cmp_producer_of(c, b.slot) == CMP_I32_ROTL_IMM) {
-            uint32_t other = on_a ? b.slot : a.slot, x, k;
-            cmp_take_producer(c, &x, &k);
-            uint32_t dst = cmp_push(c, WEFT_I32);
-            cmp_emit_op(c, CMP_I32_XOR_ROTL);
-            uint32_t dpos = (uint32_t)c->code.len;
-            cmp_emit(c, dst);
-            cmp_emit_src(c, other);
-            cmp_emit_src(c, x);
-            cmp_emit(c, k);
-            cmp_mark_producer(c, dpos);
-            return WEFT_OK;
-        }
+        if (fuse_with_producer(c, a, b, CMP_I32_ROTL_IMM, CMP_I32_XOR_ROTL, false)) return WEFT_OK;
     }
     if (ni->arity == 2) {
         /* An operand loaded just before and used only here: load it in the
@@ -852,20 +860,7 @@ static weft_status compile_numeric(compiler *c, const numeric_info *ni) {
     if (ni->op == CMP_I32_ADD) {
         /* A sum computed just before and used only here: one three-way
            add (sha256's and coremark's most frequent pair of operations). */
-        bool on_a = cmp_producer_of(c, b.slot) != CMP_I32_ADD && cmp_producer_of(c, a.slot) == CMP_I32_ADD;
-        if (on_a || cmp_producer_of(c, b.slot) == CMP_I32_ADD) {
-            uint32_t other = on_a ? b.slot : a.slot, x, y;
-            cmp_take_producer(c, &x, &y);
-            uint32_t dst = cmp_push(c, WEFT_I32);
-            cmp_emit_op(c, CMP_I32_ADD3);
-            uint32_t dpos = (uint32_t)c->code.len;
-            cmp_emit(c, dst);
-            cmp_emit_src(c, other);
-            cmp_emit_src(c, x);
-            cmp_emit_src(c, y);
-            cmp_mark_producer(c, dpos);
-            return WEFT_OK;
-        }
+        if (fuse_with_producer(c, a, b, CMP_I32_ADD, CMP_I32_ADD3, true)) return WEFT_OK;
     }
     uint32_t dst = cmp_push(c, ni->rt);
     cmp_emit_op(c, ni->op);

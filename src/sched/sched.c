@@ -240,20 +240,9 @@ static int sched_level(weft_priority p) {
    if it was not queued, and wakes a runner. */
 static void sched_io_disarm_locked(weft_sched *s, sched_agent *a);
 
-static void sched_ready_locked(weft_sched *s, sched_agent *a, uint8_t reason) {
-    sched_timer_remove(s, a);
-    if (a->io_wait) sched_io_disarm_locked(s, a);
-    a->exec->wake_reason = reason;
-    if (s->coop_idle) {
-        /* Cooperative and idle: an edge, told to the host's hook once the
-           lock is released (sched_unlock_edge). */
-        s->coop_idle = false;
-        s->coop_edge = true;
-    }
-    if (s->pct_depth && s->det_running && a != s->det_running && a->prio > s->det_running->prio)
-        atomic_fetch_or_explicit(&s->det_running->exec->attention, WEFT_ATTN_SUSPEND, memory_order_relaxed);
-    a->state = SCHED_READY;
-    a->since = sched_now();
+/* Puts `a` at the back of its group's FIFO, and the group, if it was not
+   queued, at the back of its level's ring. */
+static void sched_enqueue_locked(weft_sched *s, sched_agent *a) {
     a->next = NULL;
     sched_group *g = a->group;
     if (g->tail) g->tail->next = a;
@@ -271,6 +260,23 @@ static void sched_ready_locked(weft_sched *s, sched_agent *a, uint8_t reason) {
         s->ring[l] = g;
         g->queued = true;
     }
+}
+
+static void sched_ready_locked(weft_sched *s, sched_agent *a, uint8_t reason) {
+    sched_timer_remove(s, a);
+    if (a->io_wait) sched_io_disarm_locked(s, a);
+    a->exec->wake_reason = reason;
+    if (s->coop_idle) {
+        /* Cooperative and idle: an edge, told to the host's hook once the
+           lock is released (sched_unlock_edge). */
+        s->coop_idle = false;
+        s->coop_edge = true;
+    }
+    if (s->pct_depth && s->det_running && a != s->det_running && a->prio > s->det_running->prio)
+        atomic_fetch_or_explicit(&s->det_running->exec->attention, WEFT_ATTN_SUSPEND, memory_order_relaxed);
+    a->state = SCHED_READY;
+    a->since = sched_now();
+    sched_enqueue_locked(s, a);
     if (s->monitor_napping && s->busy) {
         s->monitor_napping = false;
         pthread_cond_signal(&s->tick); /* someone may now wait for a runner */
@@ -1096,27 +1102,6 @@ static uint32_t sched_ready_count_locked(const weft_sched *s) {
     return n;
 }
 
-/* Queues a READY agent taken off its queue back at the back of it, as it
-   was (sched_ready_locked without the wake-up's bookkeeping). */
-static void sched_requeue_locked(weft_sched *s, sched_agent *a) {
-    a->next = NULL;
-    sched_group *g = a->group;
-    if (g->tail) g->tail->next = a;
-    else g->head = a;
-    g->tail = a;
-    if (!g->queued) {
-        int l = sched_level(g->priority);
-        sched_group *tail = s->ring[l];
-        if (tail) {
-            g->next = tail->next;
-            tail->next = g;
-        } else {
-            g->next = g;
-        }
-        s->ring[l] = g;
-        g->queued = true;
-    }
-}
 
 /* The poller's work, done in place: makes the agents whose fds are ready
    runnable, without waiting. */
@@ -1224,7 +1209,7 @@ weft_status weft_sched_run_until_idle(weft_sched *s, weft_sched_summary *summary
     }
     for (sched_agent *a = aside, *next; a; a = next) {
         next = a->next;
-        sched_requeue_locked(s, a);
+        sched_enqueue_locked(s, a); /* back as it was, without a wake-up's bookkeeping */
     }
     sched_coop_due_locked(s); /* what came due meanwhile is runnable now */
     sum->runnable = sched_ready_count_locked(s);
