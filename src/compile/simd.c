@@ -217,37 +217,23 @@ weft_status cmp_simd_instr(compiler *c) {
         cmp_mark_producer(c, dpos);
         return WEFT_OK;
     case SV_STORE:
-        TRY(cmp_read_memarg(c, si->n, &offset));
-        TRY(cmp_pop(c, WEFT_V128, &v));
-        TRY(cmp_pop(c, WEFT_I32, &a));
-        cmp_emit_op(c, si->op);
-        cmp_emit_src(c, a.slot);
-        cmp_emit_src(c, v.slot);
-        cmp_emit(c, offset);
-        return WEFT_OK;
     case SV_LOAD_LANE:
+    case SV_STORE_LANE: {
+        /* address, vector, offset[, lane]; a lane load also has a result. */
+        bool has_lane = si->kind != SV_STORE, loads = si->kind == SV_LOAD_LANE;
         TRY(cmp_read_memarg(c, si->n, &offset));
-        TRY(read_lane(c, 16u / si->n, &lane));
+        if (has_lane) TRY(read_lane(c, 16u / si->n, &lane));
         TRY(cmp_pop(c, WEFT_V128, &v));
         TRY(cmp_pop(c, WEFT_I32, &a));
-        dpos = emit_result_op(c, si->op, WEFT_V128);
+        if (loads) dpos = emit_result_op(c, si->op, WEFT_V128);
+        else cmp_emit_op(c, si->op);
         cmp_emit_src(c, a.slot);
         cmp_emit_src(c, v.slot);
         cmp_emit(c, offset);
-        cmp_emit(c, lane);
-        cmp_mark_producer(c, dpos);
+        if (has_lane) cmp_emit(c, lane);
+        if (loads) cmp_mark_producer(c, dpos);
         return WEFT_OK;
-    case SV_STORE_LANE:
-        TRY(cmp_read_memarg(c, si->n, &offset));
-        TRY(read_lane(c, 16u / si->n, &lane));
-        TRY(cmp_pop(c, WEFT_V128, &v));
-        TRY(cmp_pop(c, WEFT_I32, &a));
-        cmp_emit_op(c, si->op);
-        cmp_emit_src(c, a.slot);
-        cmp_emit_src(c, v.slot);
-        cmp_emit(c, offset);
-        cmp_emit(c, lane);
-        return WEFT_OK;
+    }
     case SV_CONST: {
         TRY(read_bytes16(c, words));
         /* Like scalar constants: the entry names the constant's slots. */

@@ -32,15 +32,6 @@
 #include "../wasi/wasi.h"
 #include "threads.h"
 
-/* What the wait is for, in words (weft_sched_dump). */
-static void thr_block_what(const wasi_wait *wait, char *what, size_t len) {
-    if (wait->nfds == 0) snprintf(what, len, "sleeping (poll_oneoff)");
-    else if (wait->nfds > 1) snprintf(what, len, "polling %zu host fds", wait->nfds);
-    else
-        snprintf(what, len, "%s host fd %d", wait->fds[0].events & POLLOUT ? "writing" : "reading",
-                 wait->fds[0].fd);
-}
-
 /* On a scheduler, a restartable wait of the agent's own execution: ready
    now, or parked. False to wait in place after all (no fd to spare);
    else *result is what the blocker returns. */
@@ -53,7 +44,7 @@ static bool thr_block_park(sched_agent *agent, wasi_wait *wait, int *result) {
         *result = -EINTR; /* the process is ending */
     else {
         char what[64];
-        thr_block_what(wait, what, sizeof what);
+        wasi_wait_describe(wait, what, sizeof what);
         if (sched_agent_wait_io(agent, wait->fds, wait->nfds, wait->deadline, what) != 0) return false;
         *result = WASI_BLOCK_PARKED;
     }
@@ -105,7 +96,7 @@ static int thr_block(struct weft_wasi *w, wasi_wait *wait) {
         return result;
     if (agent) {
         char what[64];
-        thr_block_what(wait, what, sizeof what);
+        wasi_wait_describe(wait, what, sizeof what);
         sched_agent_note(agent, what);
     }
     struct pollfd small[8];

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -33,6 +34,14 @@ struct timespec *wasi_time_left(int64_t deadline, struct timespec *ts) {
     ts->tv_sec = (time_t)(left / 1000000000);
     ts->tv_nsec = (long)(left % 1000000000);
     return ts;
+}
+
+void wasi_wait_describe(const wasi_wait *wait, char *buf, size_t len) {
+    if (wait->nfds == 0) snprintf(buf, len, "sleeping (poll_oneoff)");
+    else if (wait->nfds > 1) snprintf(buf, len, "polling %zu host fds", wait->nfds);
+    else
+        snprintf(buf, len, "%s host fd %d", wait->fds[0].events & POLLOUT ? "writing" : "reading",
+                 wait->fds[0].fd);
 }
 
 int wasi_block_default(struct weft_wasi *w, wasi_wait *wait) {

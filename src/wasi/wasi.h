@@ -466,6 +466,9 @@ WASI_INTERNAL int64_t wasi_now_monotonic(void);
 /* The time left until the monotonic `deadline` (ns; negative: none, then
    NULL) as a timespec in *ts, for ppoll and friends. */
 WASI_INTERNAL struct timespec *wasi_time_left(int64_t deadline, struct timespec *ts);
+/* What a blocking wait is for, in words ("reading host fd 3", "sleeping
+   (poll_oneoff)"), for weft_sched_dump and the SIGQUIT report. */
+WASI_INTERNAL void wasi_wait_describe(const wasi_wait *wait, char *buf, size_t len);
 /* Host clock for a WASI clock id, or -1 if the id is unknown. */
 WASI_INTERNAL int wasi_host_clock(uint32_t id);
 

@@ -22,7 +22,6 @@
 #include <errno.h>
 #include <poll.h>
 #include <sched.h>
-#include <stdio.h>
 #include <time.h>
 
 #include "../wasi/wasi.h"
@@ -32,14 +31,6 @@
 
 static bool wk_stop_asked(weft_exec *e) {
     return e && (atomic_load_explicit(&e->attention, memory_order_acquire) & WEFT_ATTN_STOP);
-}
-
-static void wk_block_what(const wasi_wait *wait, char *what, size_t len) {
-    if (wait->nfds == 0) snprintf(what, len, "sleeping (poll_oneoff)");
-    else if (wait->nfds > 1) snprintf(what, len, "polling %zu host fds", wait->nfds);
-    else
-        snprintf(what, len, "%s host fd %d", wait->fds[0].events & POLLOUT ? "writing" : "reading",
-                 wait->fds[0].fd);
 }
 
 static int wk_block(struct weft_wasi *ww, wasi_wait *wait) {
@@ -54,7 +45,7 @@ static int wk_block(struct weft_wasi *ww, wasi_wait *wait) {
         return 0;
     }
     char what[64];
-    wk_block_what(wait, what, sizeof what);
+    wasi_wait_describe(wait, what, sizeof what);
     if (mine && wait->restartable) {
         struct timespec zero = {0, 0};
         int n = ppoll(wait->fds, (nfds_t)wait->nfds, &zero, NULL);
@@ -71,14 +62,11 @@ static int wk_block(struct weft_wasi *ww, wasi_wait *wait) {
             result = -EINTR;
             break;
         }
-        int64_t now = wasi_now_monotonic(), until = now + WK_BLOCK_SLICE_NS;
+        int64_t until = wasi_now_monotonic() + WK_BLOCK_SLICE_NS;
         if (wait->deadline >= 0 && wait->deadline < until) until = wait->deadline;
         struct timespec ts;
-        int64_t left = until > now ? until - now : 0;
-        ts.tv_sec = (time_t)(left / 1000000000);
-        ts.tv_nsec = (long)(left % 1000000000);
         for (size_t i = 0; i < wait->nfds; i++) wait->fds[i].revents = 0;
-        int n = ppoll(wait->fds, (nfds_t)wait->nfds, &ts, NULL);
+        int n = ppoll(wait->fds, (nfds_t)wait->nfds, wasi_time_left(until, &ts), NULL);
         if (n < 0 && errno == EINTR) continue;
         if (n != 0) {
             result = n < 0 ? -errno : n;
