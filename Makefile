@@ -98,7 +98,7 @@ $(BUILD)/examples/uv_host: examples/uv_host.c $(BUILD)/libweft.a
 $(BUILD)/weft-disasm: tools/disasm.c $(BUILD)/libweft.a
 	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libweft.a
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
 

@@ -124,4 +124,15 @@ void sched_agent_random(const sched_agent *a, void *buf, size_t len);
    passed its deadline in place); no effect otherwise. */
 void sched_agent_clock_advance(const sched_agent *a, int64_t to);
 
+/* park.c: a restartable blocking WASI call (wait->restartable) of the
+   running agent `a`'s own execution. Polls wait->fds once without
+   waiting; when none is ready, the deadline has not passed and `a` is not
+   asked to stop (WEFT_ATTN_STOP), parks `a` on them (sched_agent_wait_io).
+   True with *result what the blocker returns: the number of ready fds
+   (revents filled), 0 when the deadline has passed, -EINTR when asked to
+   stop, -errno, or WASI_BLOCK_PARKED. False: `a` cannot park (no fd to
+   spare), and the call is to wait in place. */
+struct wasi_wait;
+bool sched_agent_try_park(sched_agent *a, struct wasi_wait *wait, int *result);
+
 #endif

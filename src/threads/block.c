@@ -16,10 +16,11 @@
  * On a scheduler, a wait the call can be made again after (restartable:
  * it has had no effect yet) parks the agent instead of its runner: when
  * nothing is ready now, the fds and deadline go to the scheduler
- * (sched_agent_wait_io) and the call returns WASI_BLOCK_PARKED; it is
- * made again once woken, and finds its fd ready. Other waits (sock_recv's
- * WAITALL after a part) hold the runner, which the scheduler replaces
- * after a slice. Either is noted on the agent for weft_sched_dump.
+ * (sched_agent_try_park in src/sched/park.c, shared with the workers'
+ * blocker) and the call returns WASI_BLOCK_PARKED; it is made again once
+ * woken, and finds its fd ready. Other waits (sock_recv's WAITALL after a
+ * part) hold the runner, which the scheduler replaces after a slice.
+ * Either is noted on the agent for weft_sched_dump.
  * sched_yield yields the agent instead of the OS thread.
  */
 #include <errno.h>
@@ -31,25 +32,6 @@
 
 #include "../wasi/wasi.h"
 #include "threads.h"
-
-/* On a scheduler, a restartable wait of the agent's own execution: ready
-   now, or parked. False to wait in place after all (no fd to spare);
-   else *result is what the blocker returns. */
-static bool thr_block_park(sched_agent *agent, wasi_wait *wait, int *result) {
-    struct timespec zero = {0, 0};
-    int n = ppoll(wait->fds, (nfds_t)wait->nfds, &zero, NULL);
-    if (n != 0) *result = n < 0 ? -errno : n;
-    else if (wait->deadline >= 0 && wasi_now_monotonic() >= wait->deadline) *result = 0;
-    else if (atomic_load_explicit(&agent->exec->attention, memory_order_relaxed) & WEFT_ATTN_STOP)
-        *result = -EINTR; /* the process is ending */
-    else {
-        char what[64];
-        wasi_wait_describe(wait, what, sizeof what);
-        if (sched_agent_wait_io(agent, wait->fds, wait->nfds, wait->deadline, what) != 0) return false;
-        *result = WASI_BLOCK_PARKED;
-    }
-    return true;
-}
 
 /* Deterministic mode (a seed fixes the schedule): sleeps park on the
    virtual clock; a wait on fds holds the one runner, so the schedule
@@ -92,7 +74,7 @@ static int thr_block(struct weft_wasi *w, wasi_wait *wait) {
     bool det = agent && sched_agent_deterministic(agent);
     if (det && thr_block_det(agent, wait, &result, &deadline)) return result;
     if (!det && agent && wait->restartable && wait->caller && wait->caller->exec == agent->exec &&
-        thr_block_park(agent, wait, &result))
+        sched_agent_try_park(agent, wait, &result))
         return result;
     if (agent) {
         char what[64];

@@ -8,9 +8,10 @@
  *
  *  - a restartable wait of the worker's own execution (the call has had
  *    no effect yet) parks the agent on the fds and the deadline
- *    (sched_agent_wait_io) and the call returns WASI_BLOCK_PARKED; it is
- *    made again once an fd is ready, the deadline passes or the worker is
- *    poked — a stop request then ends it at once;
+ *    (sched_agent_try_park, src/sched/park.c) and the call returns
+ *    WASI_BLOCK_PARKED; it is made again once an fd is ready, the
+ *    deadline passes or the worker is poked — a stop request then ends it
+ *    at once;
  *  - any other wait (sock_recv's WAITALL after a part) waits in place on
  *    its runner, in slices of 10 ms, and returns EINTR when the worker is
  *    asked to stop, so it stops at its next safe point.
@@ -44,19 +45,13 @@ static int wk_block(struct weft_wasi *ww, wasi_wait *wait) {
         else sched_yield();
         return 0;
     }
-    char what[64];
-    wasi_wait_describe(wait, what, sizeof what);
-    if (mine && wait->restartable) {
-        struct timespec zero = {0, 0};
-        int n = ppoll(wait->fds, (nfds_t)wait->nfds, &zero, NULL);
-        if (n != 0) return n < 0 ? -errno : n;
-        if (wait->deadline >= 0 && wasi_now_monotonic() >= wait->deadline) return 0;
-        if (wk_stop_asked(e)) return -EINTR;
-        if (sched_agent_wait_io(a, wait->fds, wait->nfds, wait->deadline, what) == 0) return WASI_BLOCK_PARKED;
-        /* no fd to spare: wait in place */
-    }
-    if (mine) sched_agent_note(a, what);
     int result;
+    if (mine && wait->restartable && sched_agent_try_park(a, wait, &result)) return result;
+    if (mine) {
+        char what[64];
+        wasi_wait_describe(wait, what, sizeof what);
+        sched_agent_note(a, what);
+    }
     for (;;) {
         if (wk_stop_asked(e)) {
             result = -EINTR;

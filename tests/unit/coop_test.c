@@ -15,46 +15,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <fcntl.h>
 #include <unistd.h>
 
 #include "weft.h"
 
-static _Atomic int checks;
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        checks++;                                                          \
-        if (!(cond)) {                                                     \
-            fprintf(stderr, "coop_test:%d: ", __LINE__);                   \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fprintf(stderr, "\n");                                         \
-            exit(1);                                                       \
-        }                                                                  \
-    } while (0)
+#include "check.h"
 
 #define MS 1000000LL
 
 static weft_engine *engine;
 static weft_module *guest, *wasi_mod, *coop_mod;
-
-static int64_t now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
-static void sleep_ms(int ms) {
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-static weft_module *load(const char *path) {
-    weft_module *m = NULL;
-    weft_error err;
-    CHECK(weft_module_load_file(engine, path, &m, &err) == WEFT_OK, "%s: %s", path, err.message);
-    return m;
-}
 
 /* The scheduler's wake hook: counts edges, and which thread saw the last. */
 static _Atomic int edges;
@@ -380,9 +351,7 @@ static void ends(void) {
 static weft_sched_summary first_call; /* run_process's first call */
 
 static weft_process_outcome run_process(const char *name, weft_process **keep) {
-    char path[256];
-    snprintf(path, sizeof path, "tests/threads/wasm/%s.wasm", name);
-    weft_module *m = load(path);
+    weft_module *m = CHECK_LOAD(engine, "tests/threads/wasm/%s.wasm", name);
     int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
     int quiet[2];
     CHECK(devnull >= 0 && pipe(quiet) == 0, "fds");
@@ -704,9 +673,9 @@ int main(void) {
     alarm(120);
     engine = weft_engine_new(NULL);
     CHECK(engine, "engine");
-    guest = load("tests/workers/wasm/guest.wasm");
-    wasi_mod = load("tests/workers/wasm/wasi.wasm");
-    coop_mod = load("tests/unit/data/coop.wasm");
+    guest = CHECK_LOAD(engine, "tests/workers/wasm/guest.wasm");
+    wasi_mod = CHECK_LOAD(engine, "tests/workers/wasm/wasi.wasm");
+    coop_mod = CHECK_LOAD(engine, "tests/unit/data/coop.wasm");
     config_and_misuse();
     fairness();
     deadlines();
@@ -719,6 +688,6 @@ int main(void) {
     weft_module_release(wasi_mod);
     weft_module_release(coop_mod);
     weft_engine_free(engine);
-    printf("coop_test: ok (%d checks)\n", atomic_load(&checks));
+    printf("coop_test: ok (%d checks)\n", atomic_load(&check_count));
     return 0;
 }

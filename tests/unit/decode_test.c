@@ -16,23 +16,13 @@
  */
 #include "module/module.h"
 
+#include "check.h"
+
 #include <dirent.h>
 #include <stdio.h>
 
-static int npass, nfail, ndefer_malformed, ndefer_invalid;
+static int ndefer_malformed, ndefer_invalid;
 static bool verbose;
-
-#define CHECK(cond, ...)                                        \
-    do {                                                        \
-        if (cond) {                                             \
-            npass++;                                            \
-        } else {                                                \
-            nfail++;                                            \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);         \
-            printf(__VA_ARGS__);                                \
-            printf("\n");                                       \
-        }                                                       \
-    } while (0)
 
 /* Malformed binaries whose fault lies inside a function body's
    instructions: the decoder stores bodies undecoded, the compile stage
@@ -183,14 +173,14 @@ static void run_command(const char *dir, const char *json, const char *line) {
     size_t len;
     weft_error ferr;
     if (base_read_file(path, &bytes, &len, &ferr) != WEFT_OK) {
-        CHECK(false, "%s:%d: %s", json, lineno, ferr.message);
+        EXPECTF(false, "%s:%d: %s", json, lineno, ferr.message);
         return;
     }
     result r = decode_bytes(bytes, len);
     free(bytes);
 
     if (must_decode) {
-        CHECK(r.status == WEFT_OK, "%s:%d %s (%s): expected success, got %s @%u: %s", json, lineno,
+        EXPECTF(r.status == WEFT_OK, "%s:%d %s (%s): expected success, got %s @%u: %s", json, lineno,
               type, file, weft_status_name(r.status), r.err.offset, r.err.message);
     } else if (malformed) {
         const char *why = find_deferred(json, lineno);
@@ -199,7 +189,7 @@ static void run_command(const char *dir, const char *json, const char *line) {
             if (verbose) printf("deferred %s:%d malformed \"%s\": %s\n", json, lineno, text, why);
             return;
         }
-        CHECK(r.status == WEFT_ERR_MALFORMED && strstr(r.err.message, text),
+        EXPECTF(r.status == WEFT_ERR_MALFORMED && strstr(r.err.message, text),
               "%s:%d (%s): expected malformed \"%s\", got %s @%u: %s", json, lineno, file, text,
               weft_status_name(r.status), r.err.offset, r.err.message);
     } else {
@@ -211,7 +201,7 @@ static void run_command(const char *dir, const char *json, const char *line) {
             if (verbose) printf("deferred %s:%d invalid \"%s\"\n", json, lineno, text);
             return;
         }
-        CHECK(r.status == WEFT_ERR_INVALID && strstr(r.err.message, text),
+        EXPECTF(r.status == WEFT_ERR_INVALID && strstr(r.err.message, text),
               "%s:%d (%s): expected invalid \"%s\", got %s @%u: %s", json, lineno, file, text,
               weft_status_name(r.status), r.err.offset, r.err.message);
     }
@@ -240,7 +230,7 @@ static int run_spec_dir(const char *dir) {
         size_t len;
         weft_error err;
         if (base_read_file(path, &text, &len, &err) != WEFT_OK) {
-            CHECK(false, "%s", err.message);
+            EXPECTF(false, "%s", err.message);
             free(names[i]);
             continue;
         }
@@ -306,32 +296,32 @@ static void test_sample(void) {
     weft_error err;
     weft_status st;
     mod_module *m = decode_keep(sample, sizeof sample, &st, &err);
-    CHECK(st == WEFT_OK, "sample: %s", err.message);
+    EXPECTF(st == WEFT_OK, "sample: %s", err.message);
     if (st != WEFT_OK) {
         drop(m);
         return;
     }
-    CHECK(m->nfuncs == 4 && m->nfunc_imports == 1, "sample: function counts");
-    CHECK(m->func_types[0] == 0 && m->func_types[1] == 0 && m->func_types[2] == 1 &&
+    EXPECTF(m->nfuncs == 4 && m->nfunc_imports == 1, "sample: function counts");
+    EXPECTF(m->func_types[0] == 0 && m->func_types[1] == 0 && m->func_types[2] == 1 &&
               m->func_types[3] == 0, "sample: func_types");
-    CHECK(mod_func_type(m, 2)->nparams == 1 && mod_func_type(m, 2)->params[0] == WEFT_I32 &&
+    EXPECTF(mod_func_type(m, 2)->nparams == 1 && mod_func_type(m, 2)->params[0] == WEFT_I32 &&
               mod_func_type(m, 2)->results[0] == WEFT_I64, "sample: type of function 2");
-    CHECK(m->funcs[0].nlocals == 3 && m->funcs[0].local_types[0] == WEFT_I32 &&
+    EXPECTF(m->funcs[0].nlocals == 3 && m->funcs[0].local_types[0] == WEFT_I32 &&
               m->funcs[0].local_types[1] == WEFT_I32 && m->funcs[0].local_types[2] == WEFT_I64,
           "sample: locals");
-    CHECK(m->funcs[0].body_len == 1 && m->funcs[0].body[0] == 0x0B &&
+    EXPECTF(m->funcs[0].body_len == 1 && m->funcs[0].body[0] == 0x0B &&
               m->funcs[0].body == m->bytes + m->funcs[0].body_offset, "sample: body 0");
-    CHECK(m->funcs[1].body_len == 3 && m->funcs[1].body[0] == 0x42, "sample: body 1");
-    CHECK(m->ntables == 1 && m->tables[0].elem == WEFT_FUNCREF && m->tables[0].limits.min == 3,
+    EXPECTF(m->funcs[1].body_len == 3 && m->funcs[1].body[0] == 0x42, "sample: body 1");
+    EXPECTF(m->ntables == 1 && m->tables[0].elem == WEFT_FUNCREF && m->tables[0].limits.min == 3,
           "sample: table");
-    CHECK(m->nglobals == 1 && m->globals[0].init.op == 0xD2 && m->globals[0].init.value == 1 &&
+    EXPECTF(m->nglobals == 1 && m->globals[0].init.op == 0xD2 && m->globals[0].init.value == 1 &&
               m->globals[0].init.type == WEFT_FUNCREF, "sample: global");
-    CHECK(m->nelems == 1 && m->elems[0].count == 1 && m->elems[0].items[0].op == 0xD2 &&
+    EXPECTF(m->nelems == 1 && m->elems[0].count == 1 && m->elems[0].items[0].op == 0xD2 &&
               m->elems[0].items[0].value == 2 && m->elems[0].offset.op == 0x41, "sample: elem");
-    CHECK(m->func_declared[0] && m->func_declared[1] && m->func_declared[2] && !m->func_declared[3],
+    EXPECTF(m->func_declared[0] && m->func_declared[1] && m->func_declared[2] && !m->func_declared[3],
           "sample: C.refs");
-    CHECK(m->name && !strcmp(m->name, "m"), "sample: module name");
-    CHECK(m->func_names && m->func_names[0] && !strcmp(m->func_names[0], "im") &&
+    EXPECTF(m->name && !strcmp(m->name, "m"), "sample: module name");
+    EXPECTF(m->func_names && m->func_names[0] && !strcmp(m->func_names[0], "im") &&
               !m->func_names[1] && m->func_names[3] && !strcmp(m->func_names[3], "z"),
           "sample: function names");
     drop(m);
@@ -341,7 +331,7 @@ static void test_sample(void) {
     memcpy(bad, sample, sizeof sample);
     bad[sizeof bad - 1] = 0xFF;
     m = decode_keep(bad, sizeof bad, &st, &err);
-    CHECK(st == WEFT_OK && !m->name && !m->func_names, "bad name section: %s", err.message);
+    EXPECTF(st == WEFT_OK && !m->name && !m->func_names, "bad name section: %s", err.message);
     drop(m);
 
     /* Every truncation of the sample fails cleanly (and, under ASan,
@@ -350,49 +340,49 @@ static void test_sample(void) {
     for (size_t n = 0; n < sizeof sample - 1; n++) {
         result r = decode_bytes(sample, n);
         if (n == 8 || n == 19 || n == 30 || n == 84)
-            CHECK(r.status == WEFT_OK, "truncated to %zu: %s", n, r.err.message);
+            EXPECTF(r.status == WEFT_OK, "truncated to %zu: %s", n, r.err.message);
         else
-            CHECK(r.status == WEFT_ERR_MALFORMED, "truncated to %zu: %s", n, r.err.message);
+            EXPECTF(r.status == WEFT_ERR_MALFORMED, "truncated to %zu: %s", n, r.err.message);
     }
 }
 
 static void test_small(void) {
     static const uint8_t dcount[] = {HDR, 0x0C, 0x01, 0x01};
     result r = decode_bytes(dcount, sizeof dcount);
-    CHECK(r.status == WEFT_ERR_MALFORMED && strstr(r.err.message, "data count and data section"),
+    EXPECTF(r.status == WEFT_ERR_MALFORMED && strstr(r.err.message, "data count and data section"),
           "data count without data section: %s", r.err.message);
 
     static const uint8_t shared[] = {HDR, 0x05, 0x04, 0x01, 0x03, 0x01, 0x02};
     weft_error err;
     weft_status st;
     mod_module *m = decode_keep(shared, sizeof shared, &st, &err);
-    CHECK(st == WEFT_OK && m->nmems == 1 && m->mems[0].shared && m->mems[0].has_max &&
+    EXPECTF(st == WEFT_OK && m->nmems == 1 && m->mems[0].shared && m->mems[0].has_max &&
               m->mems[0].min == 1 && m->mems[0].max == 2, "shared memory: %s", err.message);
     drop(m);
 
     /* Out-of-order sections. */
     static const uint8_t order[] = {HDR, 0x03, 0x01, 0x00, 0x01, 0x01, 0x00};
     r = decode_bytes(order, sizeof order);
-    CHECK(r.status == WEFT_ERR_MALFORMED && strstr(r.err.message, "unexpected content after last section"),
+    EXPECTF(r.status == WEFT_ERR_MALFORMED && strstr(r.err.message, "unexpected content after last section"),
           "section order: %s", r.err.message);
 
     /* A global initialiser of global.get of an own global. */
     static const uint8_t gget[] = {HDR, 0x06, 0x0B, 0x02, 0x7F, 0x00, 0x41, 0x00, 0x0B,
                                    0x7F, 0x00, 0x23, 0x00, 0x0B};
     r = decode_bytes(gget, sizeof gget);
-    CHECK(r.status == WEFT_ERR_INVALID && strstr(r.err.message, "unknown global 0"),
+    EXPECTF(r.status == WEFT_ERR_INVALID && strstr(r.err.message, "unknown global 0"),
           "global.get own global: %s", r.err.message);
 
     /* Malformed beats invalid: an unknown type, then junk. */
     static const uint8_t both[] = {HDR, 0x03, 0x02, 0x01, 0x05, 0x0D, 0x00};
     r = decode_bytes(both, sizeof both);
-    CHECK(r.status == WEFT_ERR_MALFORMED, "malformed after invalid: %s", r.err.message);
+    EXPECTF(r.status == WEFT_ERR_MALFORMED, "malformed after invalid: %s", r.err.message);
 
     /* v128.const in a global is decoded (the compile stage rejects SIMD). */
     static const uint8_t v128[] = {HDR, 0x06, 0x16, 0x01, 0x7B, 0x00, 0xFD, 0x0C,
                                    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0x0B};
     m = decode_keep(v128, sizeof v128, &st, &err);
-    CHECK(st == WEFT_OK && m->globals[0].init.type == WEFT_V128 &&
+    EXPECTF(st == WEFT_OK && m->globals[0].init.type == WEFT_V128 &&
               m->bytes[m->globals[0].init.value] == 1, "v128 global: %s", err.message);
     drop(m);
 }
@@ -410,11 +400,9 @@ int main(void) {
         snprintf(dir, sizeof dir, "%s", env);
         nfiles = run_spec_dir(dir);
     }
-    if (nfiles <= 0) {
-        printf("FAIL: no spec tests found in %s (set WEFT_SPEC_DIR)\n", dir);
-        nfail++;
-    }
+    if (nfiles <= 0) EXPECTF(false, "no spec tests found in %s (set WEFT_SPEC_DIR)", dir);
     printf("deferred to the compile stage: %d malformed, %d invalid\n", ndefer_malformed, ndefer_invalid);
-    printf("%d passed, %d failed\n", npass, nfail);
+    int nfail = atomic_load(&check_failures);
+    printf("%d passed, %d failed\n", atomic_load(&check_count) - nfail, nfail);
     return nfail ? 1 : 0;
 }

@@ -17,16 +17,7 @@
 #include "compile/code.h"
 #include "runtime/runtime.h"
 
-static int checks, failures;
-
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        checks++;                                                                   \
-        if (!(cond)) {                                                              \
-            failures++;                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                           \
-    } while (0)
+#include "check.h"
 
 /* ---- a tiny module writer ---- */
 
@@ -198,33 +189,33 @@ static void test_first_calls(void) {
     weft_engine *engine = weft_engine_new(NULL);
     weft_module *m = NULL;
     weft_error err;
-    CHECK(weft_module_load(engine, bin.p, bin.len, &m, &err) == WEFT_OK);
+    EXPECT(weft_module_load(engine, bin.p, bin.len, &m, &err) == WEFT_OK);
     if (!m) return;
-    CHECK(compiled(m) == 0); /* validated, nothing translated */
+    EXPECT(compiled(m) == 0); /* validated, nothing translated */
     weft_store *store = weft_store_new(engine);
     weft_instance *inst = NULL;
-    CHECK(weft_instance_new(store, m, NULL, 0, &inst, &err) == WEFT_OK);
+    EXPECT(weft_instance_new(store, m, NULL, 0, &inst, &err) == WEFT_OK);
     weft_status st;
-    CHECK(call_i32(inst, "f3", 10, &st) == 13 && st == WEFT_OK); /* from the host */
-    CHECK(compiled(m) == 1);
-    CHECK(call_i32(inst, "f3", 20, &st) == 23 && st == WEFT_OK);
-    CHECK(compiled(m) == 1);
+    EXPECT(call_i32(inst, "f3", 10, &st) == 13 && st == WEFT_OK); /* from the host */
+    EXPECT(compiled(m) == 1);
+    EXPECT(call_i32(inst, "f3", 20, &st) == 23 && st == WEFT_OK);
+    EXPECT(compiled(m) == 1);
     /* f0 calls f1 directly (the stub in code_table) and f2 through the
        table (the stub in the instance's handle). */
-    CHECK(call_i32(inst, "f0", 10, &st) == 11 + 12 && st == WEFT_OK);
-    CHECK(compiled(m) == 4);
-    CHECK(call_i32(inst, "f0", 1, &st) == 2 + 3 && st == WEFT_OK);
-    CHECK(compiled(m) == 4);
+    EXPECT(call_i32(inst, "f0", 10, &st) == 11 + 12 && st == WEFT_OK);
+    EXPECT(compiled(m) == 4);
+    EXPECT(call_i32(inst, "f0", 1, &st) == 2 + 3 && st == WEFT_OK);
+    EXPECT(compiled(m) == 4);
     /* The handles now hold the code itself, not the stubs. */
-    CHECK(!cmp_is_lazy(atomic_load(&inst->funcs[2]->code)));
-    CHECK(cmp_is_lazy(atomic_load(&inst->funcs[5]->code)));
+    EXPECT(!cmp_is_lazy(atomic_load(&inst->funcs[2]->code)));
+    EXPECT(cmp_is_lazy(atomic_load(&inst->funcs[5]->code)));
     /* A new instance starts from what is compiled. */
     weft_instance *inst2 = NULL;
-    CHECK(weft_instance_new(store, m, NULL, 0, &inst2, &err) == WEFT_OK);
+    EXPECT(weft_instance_new(store, m, NULL, 0, &inst2, &err) == WEFT_OK);
     if (inst2) {
-        CHECK(!cmp_is_lazy(atomic_load(&inst2->funcs[3]->code)));
-        CHECK(call_i32(inst2, "f8", 1, &st) == 9 && st == WEFT_OK);
-        CHECK(compiled(m) == 5);
+        EXPECT(!cmp_is_lazy(atomic_load(&inst2->funcs[3]->code)));
+        EXPECT(call_i32(inst2, "f8", 1, &st) == 9 && st == WEFT_OK);
+        EXPECT(compiled(m) == 5);
     }
     weft_store_free(store);
     weft_module_release(m);
@@ -232,13 +223,13 @@ static void test_first_calls(void) {
     /* Eager: everything at load, and the same answers. */
     weft_config cfg = {.compile_mode = WEFT_COMPILE_EAGER};
     weft_engine *eager = weft_engine_new(&cfg);
-    CHECK(weft_module_load(eager, bin.p, bin.len, &m, &err) == WEFT_OK);
+    EXPECT(weft_module_load(eager, bin.p, bin.len, &m, &err) == WEFT_OK);
     if (m) {
-        CHECK(compiled(m) == 9);
+        EXPECT(compiled(m) == 9);
         store = weft_store_new(eager);
-        CHECK(weft_instance_new(store, m, NULL, 0, &inst, &err) == WEFT_OK);
-        CHECK(call_i32(inst, "f0", 10, &st) == 23 && st == WEFT_OK);
-        CHECK(compiled(m) == 9);
+        EXPECT(weft_instance_new(store, m, NULL, 0, &inst, &err) == WEFT_OK);
+        EXPECT(call_i32(inst, "f0", 10, &st) == 23 && st == WEFT_OK);
+        EXPECT(compiled(m) == 9);
         weft_store_free(store);
         weft_module_release(m);
     }
@@ -289,9 +280,9 @@ static void test_race(void) {
     weft_engine *engine = weft_engine_new(NULL);
     weft_module *m = NULL;
     weft_error err;
-    CHECK(weft_module_load(engine, bin.p, bin.len, &m, &err) == WEFT_OK);
+    EXPECT(weft_module_load(engine, bin.p, bin.len, &m, &err) == WEFT_OK);
     if (!m) return;
-    CHECK(compiled(m) == 0);
+    EXPECT(compiled(m) == 0);
     pthread_barrier_t barrier;
     pthread_barrier_init(&barrier, NULL, RACE_THREADS);
     racer r[RACE_THREADS];
@@ -305,9 +296,9 @@ static void test_race(void) {
         pthread_join(t[i], NULL);
         wrong += r[i].wrong;
     }
-    CHECK(wrong == 0);
+    EXPECT(wrong == 0);
     /* Each function compiled exactly once, however the racers met. */
-    CHECK(compiled(m) == RACE_FUNCS);
+    EXPECT(compiled(m) == RACE_FUNCS);
     pthread_barrier_destroy(&barrier);
     weft_module_release(m);
     weft_engine_free(engine);
@@ -348,29 +339,29 @@ static void test_invalid_deep(void) {
     weft_error err, eager_err;
     uint32_t n;
     bad_at none = {UINT32_MAX, BODY_ADD_K, UINT32_MAX, BODY_ADD_K};
-    CHECK(load_with(&none, WEFT_COMPILE_LAZY, &err, &n) == WEFT_OK && n == 0);
+    EXPECT(load_with(&none, WEFT_COMPILE_LAZY, &err, &n) == WEFT_OK && n == 0);
 
     bad_at invalid = {19990, BODY_INVALID, UINT32_MAX, BODY_ADD_K};
-    CHECK(load_with(&invalid, WEFT_COMPILE_LAZY, &err, NULL) == WEFT_ERR_INVALID);
-    CHECK(err.func_index == 19990 && strstr(err.message, "type mismatch"));
+    EXPECT(load_with(&invalid, WEFT_COMPILE_LAZY, &err, NULL) == WEFT_ERR_INVALID);
+    EXPECT(err.func_index == 19990 && strstr(err.message, "type mismatch"));
     /* Word for word what eager compilation says. */
-    CHECK(load_with(&invalid, WEFT_COMPILE_EAGER, &eager_err, NULL) == WEFT_ERR_INVALID);
-    CHECK(strcmp(err.message, eager_err.message) == 0);
+    EXPECT(load_with(&invalid, WEFT_COMPILE_EAGER, &eager_err, NULL) == WEFT_ERR_INVALID);
+    EXPECT(strcmp(err.message, eager_err.message) == 0);
 
     /* Decoding precedes validation (§5 before §3): a malformed body after
        the invalid one makes the module malformed. */
     bad_at both = {19990, BODY_INVALID, 19995, BODY_MALFORMED};
-    CHECK(load_with(&both, WEFT_COMPILE_LAZY, &err, NULL) == WEFT_ERR_MALFORMED);
-    CHECK(err.func_index == 19995);
-    CHECK(load_with(&both, WEFT_COMPILE_EAGER, &eager_err, NULL) == WEFT_ERR_MALFORMED);
-    CHECK(strcmp(err.message, eager_err.message) == 0);
+    EXPECT(load_with(&both, WEFT_COMPILE_LAZY, &err, NULL) == WEFT_ERR_MALFORMED);
+    EXPECT(err.func_index == 19995);
+    EXPECT(load_with(&both, WEFT_COMPILE_EAGER, &eager_err, NULL) == WEFT_ERR_MALFORMED);
+    EXPECT(strcmp(err.message, eager_err.message) == 0);
 
     /* One the fast pass leaves to the compiler (SIMD), and the last body. */
     bad_at simd = {19999, BODY_SIMD_BAD, UINT32_MAX, BODY_ADD_K};
-    CHECK(load_with(&simd, WEFT_COMPILE_LAZY, &err, NULL) == WEFT_ERR_INVALID);
-    CHECK(err.func_index == 19999);
+    EXPECT(load_with(&simd, WEFT_COMPILE_LAZY, &err, NULL) == WEFT_ERR_INVALID);
+    EXPECT(err.func_index == 19999);
     bad_at first = {0, BODY_MALFORMED, UINT32_MAX, BODY_ADD_K};
-    CHECK(load_with(&first, WEFT_COMPILE_LAZY, &err, NULL) == WEFT_ERR_MALFORMED && err.func_index == 0);
+    EXPECT(load_with(&first, WEFT_COMPILE_LAZY, &err, NULL) == WEFT_ERR_MALFORMED && err.func_index == 0);
 }
 
 /* ---- a first call whose frame does not fit ---- */
@@ -391,17 +382,17 @@ static void test_frame_too_big(void) {
         weft_engine *engine = weft_engine_new(&cfg);
         weft_module *m = NULL;
         weft_error err;
-        CHECK(weft_module_load(engine, bin.p, bin.len, &m, &err) == WEFT_OK);
+        EXPECT(weft_module_load(engine, bin.p, bin.len, &m, &err) == WEFT_OK);
         if (!m) continue;
         weft_store *store = weft_store_new(engine);
         weft_instance *inst = NULL;
-        CHECK(weft_instance_new(store, m, NULL, 0, &inst, &err) == WEFT_OK);
+        EXPECT(weft_instance_new(store, m, NULL, 0, &inst, &err) == WEFT_OK);
         weft_func *f = inst ? weft_instance_func(inst, "f0") : NULL;
         weft_val arg = {.type = WEFT_I32, .of.i32 = 1}, res;
         for (int round = 0; round < 2 && f; round++) { /* compiling, then compiled */
             weft_status st = weft_func_call(f, &arg, 1, &res, 1, &err);
-            CHECK(st == WEFT_ERR_TRAP && err.trap == WEFT_TRAP_STACK_EXHAUSTED);
-            CHECK(err.frame_count >= 1 && err.frames[0].func_index == 0); /* at the call in f0 */
+            EXPECT(st == WEFT_ERR_TRAP && err.trap == WEFT_TRAP_STACK_EXHAUSTED);
+            EXPECT(err.frame_count >= 1 && err.frames[0].func_index == 0); /* at the call in f0 */
         }
         weft_store_free(store);
         weft_module_release(m);
@@ -415,6 +406,5 @@ int main(void) {
     test_frame_too_big();
     test_race();
     test_invalid_deep();
-    printf("lazy_test: %d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
+    return check_summary("lazy_test");
 }

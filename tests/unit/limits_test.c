@@ -14,29 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "weft.h"
 
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            fprintf(stderr, "limits_test: line %d: ", __LINE__);           \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fprintf(stderr, "\n");                                         \
-            exit(1);                                                       \
-        }                                                                  \
-    } while (0)
+#include "check.h"
 
 static weft_engine *engine;
-
-static weft_module *load(const char *path) {
-    weft_error err;
-    weft_module *m;
-    CHECK(weft_module_load_file(engine, path, &m, &err) == WEFT_OK, "%s: %s", path, err.message);
-    return m;
-}
 
 /* calls `name`(n) in a fresh store with `fuel` (WEFT_FUEL_UNLIMITED: no
    budget); returns the status, the fuel left in *left. */
@@ -129,16 +113,12 @@ static void test_fuel_suspend(weft_module *m) {
     weft_wasi_free(wasi);
 }
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
+static double now_s(void) { return now_ns() / 1e9; }
 
 /* Runs a guest as a process with the given limits; returns its outcome. */
 static weft_process_outcome run_process(const char *path, const char *arg, weft_sched *sched,
                                         uint64_t timeout_ns, uint64_t fuel, double *secs) {
-    weft_module *m = load(path);
+    weft_module *m = CHECK_LOAD(engine, "%s", path);
     int devnull = open("/dev/null", O_RDWR);
     int pipefd[2];
     CHECK(pipe(pipefd) == 0, "pipe");
@@ -208,7 +188,7 @@ int main(void) {
     engine = weft_engine_new(NULL);
     CHECK(engine, "engine");
     CHECK(strcmp(weft_version(), WEFT_VERSION) == 0, "version %s", weft_version());
-    weft_module *count = load("tests/limits/wasm/count.wasm");
+    weft_module *count = CHECK_LOAD(engine, "tests/limits/wasm/count.wasm");
     test_fuel_exact(count);
     test_fuel_suspend(count);
     weft_module_release(count);

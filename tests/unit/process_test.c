@@ -19,15 +19,7 @@
 
 #include "weft.h"
 
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            fprintf(stderr, "process_test:%d: ", __LINE__);                \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fprintf(stderr, "\n");                                         \
-            exit(1);                                                       \
-        }                                                                  \
-    } while (0)
+#include "check.h"
 
 static weft_engine *engine;
 static weft_sched *sched; /* the scheduler of this round, or NULL */
@@ -46,11 +38,7 @@ static int count_dir(const char *path) {
     return n;
 }
 
-static int64_t now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+static int64_t now_ms(void) { return now_ns() / 1000000; }
 
 typedef struct run_result {
     weft_module *mod;          /* kept until the next run: frames borrow it */
@@ -72,8 +60,7 @@ typedef struct stopper {
 
 static void *stop_later(void *p) {
     stopper *s = p;
-    struct timespec ts = {0, (long)s->delay_ms * 1000000L};
-    nanosleep(&ts, NULL);
+    sleep_ms(s->delay_ms);
     weft_process_stop(s->proc);
     return NULL;
 }
@@ -82,12 +69,7 @@ static void *stop_later(void *p) {
    stop_ms >= 0 a host thread calls weft_process_stop after that long
    (0: before the run). */
 static weft_module *load_guest(const char *name) {
-    char path[256];
-    snprintf(path, sizeof path, "tests/threads/wasm/%s.wasm", name);
-    weft_error err;
-    weft_module *mod;
-    CHECK(weft_module_load_file(engine, path, &mod, &err) == WEFT_OK, "%s: %s", path, err.message);
-    return mod;
+    return CHECK_LOAD(engine, "tests/threads/wasm/%s.wasm", name);
 }
 
 static weft_wasi *make_wasi(const char *name) {

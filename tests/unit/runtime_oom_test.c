@@ -17,6 +17,8 @@
 
 #include "runtime/runtime.h"
 
+#include "check.h"
+
 #if defined(__SANITIZE_ADDRESS__)
 #define OOM_SKIP 1
 #elif defined(__has_feature)
@@ -75,22 +77,14 @@ OOM_EXPORT void free(void *p) {
     __libc_free(p);
 }
 
-static int failures;
-
-#define CHECK(cond)                                                               \
-    do {                                                                          \
-        if (!(cond)) {                                                            \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: (fail at %ld) check failed: %s\n", __FILE__, \
-                    __LINE__, fail_at, #cond);                                    \
-        }                                                                         \
-    } while (0)
+/* EXPECT, with the allocation made to fail (a `fail_at` in scope). */
+#define OOM_EXPECT(cond) EXPECTF(cond, "(fail at %ld) check failed: %s", fail_at, #cond)
 
 /* st is OK, or NOMEM when an allocation was made to fail. */
 #define OK_OR_NOMEM(expr)                                                 \
     do {                                                                  \
         weft_status s_ = (expr);                                          \
-        CHECK(s_ == WEFT_OK || (s_ == WEFT_ERR_NOMEM && oom_injected));   \
+        OOM_EXPECT(s_ == WEFT_OK || (s_ == WEFT_ERR_NOMEM && oom_injected));   \
     } while (0)
 
 static weft_status host_ok(weft_caller *c, void *env, const weft_val *a, weft_val *r) {
@@ -101,18 +95,10 @@ static weft_status host_ok(weft_caller *c, void *env, const weft_val *a, weft_va
 static int finalized;
 static void finalize(void *env) { (void)env; finalized++; }
 
+/* tests/unit/data/NAME.wasm; NULL, counted as a failure, when it does not load. */
 static weft_module *load(weft_engine *engine, const char *name) {
-    char path[512];
-    const char *file = __FILE__;
-    const char *slash = strrchr(file, '/');
-    int dirlen = slash ? (int)(slash - file + 1) : 0;
-    snprintf(path, sizeof path, "%.*sdata/%s.wasm", dirlen, file, name);
-    weft_module *m = NULL;
-    weft_error err;
-    if (weft_module_load_file(engine, path, &m, &err) != WEFT_OK) {
-        fprintf(stderr, "cannot load %s: %s\n", path, err.message);
-        failures++;
-    }
+    weft_module *m = load_module(engine, "tests/unit/data/%s.wasm", name);
+    if (!m) check_failures++;
     return m;
 }
 
@@ -125,13 +111,13 @@ static void scenario(weft_engine *engine, weft_module *defs, weft_module *user, 
 
     weft_store *s = weft_store_new(engine);
     if (!s) {
-        CHECK(oom_injected);
+        OOM_EXPECT(oom_injected);
         oom_countdown = -1;
         return;
     }
     weft_linker *l = weft_linker_new(s);
     if (!l) {
-        CHECK(oom_injected);
+        OOM_EXPECT(oom_injected);
         goto out;
     }
 
@@ -139,7 +125,7 @@ static void scenario(weft_engine *engine, weft_module *defs, weft_module *user, 
     weft_functype t = {1, 1, p, p};
     int before = finalized;
     weft_func *f = weft_func_new(s, &t, host_ok, NULL, finalize);
-    CHECK(f || oom_injected);
+    OOM_EXPECT(f || oom_injected);
     if (f) OK_OR_NOMEM(weft_linker_define(l, "env", "f", (weft_extern){.kind = WEFT_EXTERN_FUNC, .of.func = f}));
 
     weft_table *tab;
@@ -148,7 +134,7 @@ static void scenario(weft_engine *engine, weft_module *defs, weft_module *user, 
     OK_OR_NOMEM(st);
     if (st == WEFT_OK) {
         int64_t r = rt_table_grow(tab, 2, NULL);
-        CHECK(r == 4 || (r == -1 && oom_injected && weft_table_size(tab) == 4));
+        OOM_EXPECT(r == 4 || (r == -1 && oom_injected && weft_table_size(tab) == 4));
     }
 
     weft_memory *mem;
@@ -168,7 +154,7 @@ static void scenario(weft_engine *engine, weft_module *defs, weft_module *user, 
         weft_instance *inst = NULL;
         st = weft_linker_instantiate(l, defs, &inst, &err);
         OK_OR_NOMEM(st);
-        CHECK((st == WEFT_OK) == (inst != NULL));
+        OOM_EXPECT((st == WEFT_OK) == (inst != NULL));
         if (inst) {
             st = weft_linker_define_instance(l, "defs", inst);
             OK_OR_NOMEM(st);
@@ -176,11 +162,11 @@ static void scenario(weft_engine *engine, weft_module *defs, weft_module *user, 
                 weft_instance *u = NULL;
                 st = weft_linker_instantiate(l, user, &u, &err);
                 OK_OR_NOMEM(st);
-                CHECK((st == WEFT_OK) == (u != NULL));
+                OOM_EXPECT((st == WEFT_OK) == (u != NULL));
             }
         }
     }
-    if (f) CHECK(finalized == before); /* not before the store goes */
+    if (f) OOM_EXPECT(finalized == before); /* not before the store goes */
 out:
     oom_countdown = -1;
     weft_linker_free(l);
@@ -209,7 +195,7 @@ static void lazy_scenario(weft_engine *engine, long fail_at) {
     weft_instance *inst = NULL;
     if (weft_module_load(engine, lazy_wasm, sizeof lazy_wasm, &m, &err) != WEFT_OK ||
         !(s = weft_store_new(engine)) || weft_instance_new(s, m, NULL, 0, &inst, &err) != WEFT_OK) {
-        failures++;
+        check_failures++;
         fprintf(stderr, "lazy scenario: cannot set up\n");
         goto out;
     }
@@ -219,10 +205,10 @@ static void lazy_scenario(weft_engine *engine, long fail_at) {
     oom_countdown = fail_at;
     weft_status st = weft_func_call(f, &arg, 1, &res, 1, &err);
     oom_countdown = -1;
-    CHECK(st == WEFT_OK || (st == WEFT_ERR_NOMEM && oom_injected));
-    if (st == WEFT_OK) CHECK(res.of.i32 == 42);
+    OOM_EXPECT(st == WEFT_OK || (st == WEFT_ERR_NOMEM && oom_injected));
+    if (st == WEFT_OK) OOM_EXPECT(res.of.i32 == 42);
     res.of.i32 = 0;
-    CHECK(weft_func_call(f, &arg, 1, &res, 1, &err) == WEFT_OK && res.of.i32 == 42);
+    OOM_EXPECT(weft_func_call(f, &arg, 1, &res, 1, &err) == WEFT_OK && res.of.i32 == 42);
 out:
     weft_store_free(s);
     weft_module_release(m);
@@ -249,11 +235,11 @@ int main(void) {
         scenario(engine, defs, user, fail_at);
         runs++;
         if (oom_live != live) {
-            failures++;
+            check_failures++;
             fprintf(stderr, "fail at %ld: %ld allocations leaked\n", fail_at, oom_live - live);
         }
         if (finalized - fin > 1) {
-            failures++;
+            check_failures++;
             fprintf(stderr, "fail at %ld: finalizer ran %d times\n", fail_at, finalized - fin);
         }
         if (!oom_injected) break; /* the scenario ran to the end */
@@ -264,7 +250,7 @@ int main(void) {
         lazy_scenario(engine, fail_at);
         lazy_runs++;
         if (oom_live != live) {
-            failures++;
+            check_failures++;
             fprintf(stderr, "lazy, fail at %ld: %ld allocations leaked\n", fail_at, oom_live - live);
         }
         if (!oom_injected) break;
@@ -272,6 +258,7 @@ int main(void) {
     weft_module_release(defs);
     weft_module_release(user);
     weft_engine_free(engine);
+    int failures = atomic_load(&check_failures);
     printf("runtime_oom_test: %ld runs, %ld of them lazy compiles, %d failed\n", runs + lazy_runs, lazy_runs,
            failures);
     return failures ? 1 : 0;

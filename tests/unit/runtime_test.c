@@ -13,38 +13,20 @@
 
 #include "runtime/runtime.h"
 
-static int checks, failures;
+#include "check.h"
 
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        checks++;                                                                   \
-        if (!(cond)) {                                                              \
-            failures++;                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                           \
-    } while (0)
-
-#define CHECK_STR(have, want)                                                     \
+#define EXPECT_STR(have, want)                                                    \
     do {                                                                          \
         const char *h_ = (have), *w_ = (want);                                    \
-        checks++;                                                                 \
-        if (!h_ || strcmp(h_, w_) != 0) {                                         \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: got \"%s\", want \"%s\"\n", __FILE__, __LINE__, \
-                    h_ ? h_ : "(null)", w_);                                      \
-        }                                                                         \
+        EXPECTF(h_ && strcmp(h_, w_) == 0, "got \"%s\", want \"%s\"",             \
+                h_ ? h_ : "(null)", w_);                                          \
     } while (0)
 
 /* The message contains `part`. */
-#define CHECK_HAS(msg, part)                                                     \
-    do {                                                                         \
-        const char *m_ = (msg);                                                  \
-        checks++;                                                                \
-        if (!strstr(m_, (part))) {                                               \
-            failures++;                                                          \
-            fprintf(stderr, "%s:%d: \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, m_, \
-                    (part));                                                     \
-        }                                                                        \
+#define EXPECT_HAS(msg, part)                                                     \
+    do {                                                                          \
+        const char *m_ = (msg), *p_ = (part);                                     \
+        EXPECTF(strstr(m_, p_), "\"%s\" lacks \"%s\"", m_, p_);                  \
     } while (0)
 
 static weft_val val_i32(int32_t v) { weft_val x = {.type = WEFT_I32}; x.of.i32 = v; return x; }
@@ -80,38 +62,38 @@ static weft_func *make_func(weft_store *s, const char *params, const char *resul
 /* ---- names and the engine ---- */
 
 static void test_names(void) {
-    CHECK_STR(weft_status_name(WEFT_OK), "ok");
-    CHECK_STR(weft_status_name(WEFT_ERR_TRAP), "trap");
-    CHECK_STR(weft_status_name((weft_status)999), "unknown status");
-    CHECK_STR(weft_trap_message(WEFT_TRAP_UNREACHABLE), "unreachable");
-    CHECK_STR(weft_trap_message(WEFT_TRAP_MEM_OOB), "out of bounds memory access");
-    CHECK_STR(weft_trap_message(WEFT_TRAP_TABLE_OOB), "out of bounds table access");
-    CHECK_STR(weft_trap_message(WEFT_TRAP_INDIRECT_OOB), "undefined element");
-    CHECK_STR(weft_trap_message(WEFT_TRAP_INDIRECT_NULL), "uninitialized element");
-    CHECK_STR(weft_trap_message(WEFT_TRAP_INDIRECT_TYPE), "indirect call type mismatch");
-    CHECK_STR(weft_trap_message(WEFT_TRAP_DIV_ZERO), "integer divide by zero");
-    CHECK_STR(weft_trap_message(WEFT_TRAP_INT_OVERFLOW), "integer overflow");
-    CHECK_STR(weft_trap_message(WEFT_TRAP_BAD_CONVERSION), "invalid conversion to integer");
-    CHECK_STR(weft_trap_message(WEFT_TRAP_STACK_EXHAUSTED), "call stack exhausted");
-    CHECK_STR(weft_trap_message(WEFT_TRAP_STOPPED), "stopped");
-    CHECK_STR(weft_trap_message(WEFT_TRAP_COUNT_), "unknown trap");
-    for (int t = 0; t < WEFT_TRAP_COUNT_; t++) CHECK(weft_trap_message((weft_trap)t)[0] != 0);
-    CHECK_STR(weft_valtype_name(WEFT_I32), "i32");
-    CHECK_STR(weft_valtype_name(WEFT_F64), "f64");
-    CHECK_STR(weft_valtype_name(WEFT_FUNCREF), "funcref");
-    CHECK_STR(weft_valtype_name(WEFT_EXTERNREF), "externref");
+    EXPECT_STR(weft_status_name(WEFT_OK), "ok");
+    EXPECT_STR(weft_status_name(WEFT_ERR_TRAP), "trap");
+    EXPECT_STR(weft_status_name((weft_status)999), "unknown status");
+    EXPECT_STR(weft_trap_message(WEFT_TRAP_UNREACHABLE), "unreachable");
+    EXPECT_STR(weft_trap_message(WEFT_TRAP_MEM_OOB), "out of bounds memory access");
+    EXPECT_STR(weft_trap_message(WEFT_TRAP_TABLE_OOB), "out of bounds table access");
+    EXPECT_STR(weft_trap_message(WEFT_TRAP_INDIRECT_OOB), "undefined element");
+    EXPECT_STR(weft_trap_message(WEFT_TRAP_INDIRECT_NULL), "uninitialized element");
+    EXPECT_STR(weft_trap_message(WEFT_TRAP_INDIRECT_TYPE), "indirect call type mismatch");
+    EXPECT_STR(weft_trap_message(WEFT_TRAP_DIV_ZERO), "integer divide by zero");
+    EXPECT_STR(weft_trap_message(WEFT_TRAP_INT_OVERFLOW), "integer overflow");
+    EXPECT_STR(weft_trap_message(WEFT_TRAP_BAD_CONVERSION), "invalid conversion to integer");
+    EXPECT_STR(weft_trap_message(WEFT_TRAP_STACK_EXHAUSTED), "call stack exhausted");
+    EXPECT_STR(weft_trap_message(WEFT_TRAP_STOPPED), "stopped");
+    EXPECT_STR(weft_trap_message(WEFT_TRAP_COUNT_), "unknown trap");
+    for (int t = 0; t < WEFT_TRAP_COUNT_; t++) EXPECT(weft_trap_message((weft_trap)t)[0] != 0);
+    EXPECT_STR(weft_valtype_name(WEFT_I32), "i32");
+    EXPECT_STR(weft_valtype_name(WEFT_F64), "f64");
+    EXPECT_STR(weft_valtype_name(WEFT_FUNCREF), "funcref");
+    EXPECT_STR(weft_valtype_name(WEFT_EXTERNREF), "externref");
 }
 
 static void test_engine(void) {
     weft_engine *e = weft_engine_new(NULL);
-    CHECK(e != NULL);
-    CHECK(e->config.max_stack_bytes == 8u << 20);
-    CHECK(e->config.max_call_depth == 0); /* executions derive it from the stack */
-    CHECK(e->config.max_memory_bytes == 0);
+    EXPECT(e != NULL);
+    EXPECT(e->config.max_stack_bytes == 8u << 20);
+    EXPECT(e->config.max_call_depth == 0); /* executions derive it from the stack */
+    EXPECT(e->config.max_memory_bytes == 0);
     weft_engine_free(e);
     weft_config c = {.max_stack_bytes = 4096, .max_call_depth = 7, .max_memory_bytes = 1 << 20};
     e = weft_engine_new(&c);
-    CHECK(e->config.max_stack_bytes == 4096 && e->config.max_call_depth == 7 &&
+    EXPECT(e->config.max_stack_bytes == 4096 && e->config.max_call_depth == 7 &&
           e->config.max_memory_bytes == 1 << 20);
     weft_engine_free(e);
     weft_engine_free(NULL);
@@ -125,65 +107,65 @@ static void test_memory(weft_engine *engine) {
     weft_error err;
     weft_memory *m = NULL;
 
-    CHECK(weft_memory_new(s, lim(1, 4), &m, &err) == WEFT_OK);
+    EXPECT(weft_memory_new(s, lim(1, 4), &m, &err) == WEFT_OK);
     uint8_t *data = weft_memory_data(m);
-    CHECK(data != NULL);
-    CHECK(weft_memory_size(m) == RT_PAGE_SIZE);
-    CHECK(data[0] == 0 && data[RT_PAGE_SIZE - 1] == 0);
+    EXPECT(data != NULL);
+    EXPECT(weft_memory_size(m) == RT_PAGE_SIZE);
+    EXPECT(data[0] == 0 && data[RT_PAGE_SIZE - 1] == 0);
     data[RT_PAGE_SIZE - 1] = 0xAB;
 
     uint64_t old = 99;
-    CHECK(weft_memory_grow(m, 1, &old) == WEFT_OK && old == 1);
-    CHECK(weft_memory_data(m) == data); /* never moves */
-    CHECK(weft_memory_size(m) == 2 * RT_PAGE_SIZE);
-    CHECK(data[RT_PAGE_SIZE - 1] == 0xAB);
-    CHECK(data[RT_PAGE_SIZE] == 0 && data[2 * RT_PAGE_SIZE - 1] == 0); /* fresh pages are zero */
+    EXPECT(weft_memory_grow(m, 1, &old) == WEFT_OK && old == 1);
+    EXPECT(weft_memory_data(m) == data); /* never moves */
+    EXPECT(weft_memory_size(m) == 2 * RT_PAGE_SIZE);
+    EXPECT(data[RT_PAGE_SIZE - 1] == 0xAB);
+    EXPECT(data[RT_PAGE_SIZE] == 0 && data[2 * RT_PAGE_SIZE - 1] == 0); /* fresh pages are zero */
     data[2 * RT_PAGE_SIZE - 1] = 1;
 
-    CHECK(weft_memory_grow(m, 0, &old) == WEFT_OK && old == 2);
-    CHECK(rt_memory_grow(m, 2) == 2); /* to the maximum, 4 pages */
-    CHECK(weft_memory_data(m) == data);
-    CHECK(rt_memory_grow(m, 1) == -1); /* past the maximum */
-    CHECK(weft_memory_grow(m, 1, &old) == WEFT_ERR_LIMIT);
-    CHECK(rt_memory_grow(m, UINT64_MAX) == -1);
-    CHECK(weft_memory_size(m) == 4 * RT_PAGE_SIZE);
-    CHECK(rt_memory_grow(m, 0) == 4);
+    EXPECT(weft_memory_grow(m, 0, &old) == WEFT_OK && old == 2);
+    EXPECT(rt_memory_grow(m, 2) == 2); /* to the maximum, 4 pages */
+    EXPECT(weft_memory_data(m) == data);
+    EXPECT(rt_memory_grow(m, 1) == -1); /* past the maximum */
+    EXPECT(weft_memory_grow(m, 1, &old) == WEFT_ERR_LIMIT);
+    EXPECT(rt_memory_grow(m, UINT64_MAX) == -1);
+    EXPECT(weft_memory_size(m) == 4 * RT_PAGE_SIZE);
+    EXPECT(rt_memory_grow(m, 0) == 4);
     data[4 * RT_PAGE_SIZE - 1] = 7;
     weft_limits l = weft_memory_limits(m);
-    CHECK(l.min == 4 && l.has_max && l.max == 4); /* the current size is its minimum */
+    EXPECT(l.min == 4 && l.has_max && l.max == 4); /* the current size is its minimum */
 
     /* No declared maximum: the 4 GiB range is reserved, growth in place. */
     weft_memory *big = NULL;
-    CHECK(weft_memory_new(s, lim(0, -1), &big, &err) == WEFT_OK);
+    EXPECT(weft_memory_new(s, lim(0, -1), &big, &err) == WEFT_OK);
     uint8_t *bd = weft_memory_data(big);
-    CHECK(bd != NULL && weft_memory_size(big) == 0);
-    CHECK(rt_memory_grow(big, 16) == 0);
-    CHECK(rt_memory_grow(big, 16) == 16);
-    CHECK(weft_memory_data(big) == bd);
+    EXPECT(bd != NULL && weft_memory_size(big) == 0);
+    EXPECT(rt_memory_grow(big, 16) == 0);
+    EXPECT(rt_memory_grow(big, 16) == 16);
+    EXPECT(weft_memory_data(big) == bd);
     bd[32 * RT_PAGE_SIZE - 1] = 3;
-    CHECK(rt_memory_grow(big, RT_MAX_PAGES) == -1);
-    CHECK(big->max_pages == RT_MAX_PAGES);
+    EXPECT(rt_memory_grow(big, RT_MAX_PAGES) == -1);
+    EXPECT(big->max_pages == RT_MAX_PAGES);
 
     /* Limits checks for host-made memories (§3.2.4). */
-    CHECK(weft_memory_new(s, lim(2, 1), &m, &err) == WEFT_ERR_MISUSE && m == NULL);
-    CHECK_HAS(err.message, "minimum");
-    CHECK(weft_memory_new(s, lim(0, RT_MAX_PAGES + 1), &m, &err) == WEFT_ERR_MISUSE);
-    CHECK(weft_memory_new(s, lim(RT_MAX_PAGES + 1, -1), &m, &err) == WEFT_ERR_MISUSE);
+    EXPECT(weft_memory_new(s, lim(2, 1), &m, &err) == WEFT_ERR_MISUSE && m == NULL);
+    EXPECT_HAS(err.message, "minimum");
+    EXPECT(weft_memory_new(s, lim(0, RT_MAX_PAGES + 1), &m, &err) == WEFT_ERR_MISUSE);
+    EXPECT(weft_memory_new(s, lim(RT_MAX_PAGES + 1, -1), &m, &err) == WEFT_ERR_MISUSE);
     weft_limits shared = lim(1, -1);
     shared.shared = true;
-    CHECK(weft_memory_new(s, shared, &m, &err) == WEFT_ERR_MISUSE);
-    CHECK_HAS(err.message, "shared memory must have maximum");
+    EXPECT(weft_memory_new(s, shared, &m, &err) == WEFT_ERR_MISUSE);
+    EXPECT_HAS(err.message, "shared memory must have maximum");
     shared = lim(1, 2);
     shared.shared = true;
-    CHECK(weft_memory_new(s, shared, &m, &err) == WEFT_OK);
-    CHECK(weft_memory_limits(m).shared);
-    CHECK(weft_memory_new(s, lim(0, 0), &m, &err) == WEFT_OK);
-    CHECK(weft_memory_data(m) != NULL && weft_memory_size(m) == 0);
-    CHECK(rt_memory_grow(m, 1) == -1);
-    CHECK(weft_memory_new(s, lim(0, RT_MAX_PAGES), &m, &err) == WEFT_OK);
-    CHECK(m->max_pages == RT_MAX_PAGES);
-    CHECK(rt_memory_grow(m, RT_MAX_PAGES + 1) == -1);
-    CHECK(weft_memory_size(m) == 0);
+    EXPECT(weft_memory_new(s, shared, &m, &err) == WEFT_OK);
+    EXPECT(weft_memory_limits(m).shared);
+    EXPECT(weft_memory_new(s, lim(0, 0), &m, &err) == WEFT_OK);
+    EXPECT(weft_memory_data(m) != NULL && weft_memory_size(m) == 0);
+    EXPECT(rt_memory_grow(m, 1) == -1);
+    EXPECT(weft_memory_new(s, lim(0, RT_MAX_PAGES), &m, &err) == WEFT_OK);
+    EXPECT(m->max_pages == RT_MAX_PAGES);
+    EXPECT(rt_memory_grow(m, RT_MAX_PAGES + 1) == -1);
+    EXPECT(weft_memory_size(m) == 0);
     weft_store_free(s);
 }
 
@@ -199,8 +181,8 @@ static void test_memory_pool(void) {
     weft_store *s = weft_store_new(e);
     for (int i = 0; i < N; i++) {
         weft_memory *m = NULL;
-        CHECK(weft_memory_new(s, lim(1, 4), &m, &err) == WEFT_OK);
-        CHECK(rt_memory_grow(m, 3) == 1);
+        EXPECT(weft_memory_new(s, lim(1, 4), &m, &err) == WEFT_OK);
+        EXPECT(rt_memory_grow(m, 3) == 1);
         first[i] = weft_memory_data(m);
         memset(first[i], 0x5A, 4 * RT_PAGE_SIZE);
     }
@@ -209,21 +191,21 @@ static void test_memory_pool(void) {
     int reused = 0;
     for (int i = 0; i < N; i++) {
         weft_memory *m = NULL;
-        CHECK(weft_memory_new(s, lim(1, 4), &m, &err) == WEFT_OK);
-        CHECK(rt_memory_grow(m, 3) == 1);
+        EXPECT(weft_memory_new(s, lim(1, 4), &m, &err) == WEFT_OK);
+        EXPECT(rt_memory_grow(m, 3) == 1);
         uint8_t *d = weft_memory_data(m);
         for (int j = 0; j < N; j++) reused += d == first[j];
-        for (size_t k = 0; k < 4 * RT_PAGE_SIZE; k += 4093) CHECK(d[k] == 0);
-        CHECK(d[4 * RT_PAGE_SIZE - 1] == 0);
+        for (size_t k = 0; k < 4 * RT_PAGE_SIZE; k += 4093) EXPECT(d[k] == 0);
+        EXPECT(d[4 * RT_PAGE_SIZE - 1] == 0);
     }
-    CHECK(reused == N); /* every slot came back */
+    EXPECT(reused == N); /* every slot came back */
     /* Twelve more sizes than fit in the classes: each still works. */
     for (uint64_t max = 5; max < 17; max++) {
         weft_memory *m = NULL;
-        CHECK(weft_memory_new(s, lim(1, (int64_t)max), &m, &err) == WEFT_OK);
-        CHECK(rt_memory_grow(m, max - 1) == 1);
+        EXPECT(weft_memory_new(s, lim(1, (int64_t)max), &m, &err) == WEFT_OK);
+        EXPECT(rt_memory_grow(m, max - 1) == 1);
         uint8_t *d = weft_memory_data(m);
-        CHECK(d[0] == 0 && d[max * RT_PAGE_SIZE - 1] == 0);
+        EXPECT(d[0] == 0 && d[max * RT_PAGE_SIZE - 1] == 0);
         d[max * RT_PAGE_SIZE - 1] = 1;
     }
     weft_store_free(s);
@@ -236,13 +218,13 @@ static void test_memory_engine_cap(void) {
     weft_store *s = weft_store_new(e);
     weft_error err;
     weft_memory *m = NULL;
-    CHECK(weft_memory_new(s, lim(1, -1), &m, &err) == WEFT_OK);
-    CHECK(m->max_pages == 3);
-    CHECK(rt_memory_grow(m, 2) == 1);
-    CHECK(rt_memory_grow(m, 1) == -1);
-    CHECK(weft_memory_limits(m).has_max == false); /* the declared type is kept */
-    CHECK(weft_memory_new(s, lim(4, -1), &m, &err) == WEFT_ERR_LIMIT && m == NULL);
-    CHECK_HAS(err.message, "max_memory_bytes");
+    EXPECT(weft_memory_new(s, lim(1, -1), &m, &err) == WEFT_OK);
+    EXPECT(m->max_pages == 3);
+    EXPECT(rt_memory_grow(m, 2) == 1);
+    EXPECT(rt_memory_grow(m, 1) == -1);
+    EXPECT(weft_memory_limits(m).has_max == false); /* the declared type is kept */
+    EXPECT(weft_memory_new(s, lim(4, -1), &m, &err) == WEFT_ERR_LIMIT && m == NULL);
+    EXPECT_HAS(err.message, "max_memory_bytes");
     weft_store_free(s);
     weft_engine_free(e);
 }
@@ -257,51 +239,51 @@ static void test_table(void) {
     weft_func *f = make_func(s, "i", "i");
     weft_func *g = make_func(s, "", "");
     weft_func *foreign = make_func(other, "", "");
-    CHECK(f && g && foreign);
+    EXPECT(f && g && foreign);
 
-    CHECK(weft_table_new(s, WEFT_FUNCREF, lim(2, 5), &t, &err) == WEFT_OK);
-    CHECK(weft_table_size(t) == 2 && weft_table_elem_type(t) == WEFT_FUNCREF);
+    EXPECT(weft_table_new(s, WEFT_FUNCREF, lim(2, 5), &t, &err) == WEFT_OK);
+    EXPECT(weft_table_size(t) == 2 && weft_table_elem_type(t) == WEFT_FUNCREF);
     weft_val v;
-    CHECK(weft_table_get(t, 0, &v) == WEFT_OK && v.type == WEFT_FUNCREF && v.of.func == NULL);
-    CHECK(weft_table_get(t, 2, &v) == WEFT_ERR_NOT_FOUND);
-    CHECK(weft_table_set(t, 1, val_func(f)) == WEFT_OK);
-    CHECK(weft_table_get(t, 1, &v) == WEFT_OK && v.of.func == f);
-    CHECK(t->elems[1] == f);
-    CHECK(weft_table_set(t, 2, val_func(f)) == WEFT_ERR_NOT_FOUND);
-    CHECK(weft_table_set(t, 0, val_extern(&err)) == WEFT_ERR_MISUSE);
-    CHECK(weft_table_set(t, 0, val_i32(1)) == WEFT_ERR_MISUSE);
-    CHECK(weft_table_set(t, 0, val_func(foreign)) == WEFT_ERR_MISUSE);
-    CHECK(weft_table_set(t, 1, val_func(NULL)) == WEFT_OK);
-    CHECK(t->elems[1] == NULL);
+    EXPECT(weft_table_get(t, 0, &v) == WEFT_OK && v.type == WEFT_FUNCREF && v.of.func == NULL);
+    EXPECT(weft_table_get(t, 2, &v) == WEFT_ERR_NOT_FOUND);
+    EXPECT(weft_table_set(t, 1, val_func(f)) == WEFT_OK);
+    EXPECT(weft_table_get(t, 1, &v) == WEFT_OK && v.of.func == f);
+    EXPECT(t->elems[1] == f);
+    EXPECT(weft_table_set(t, 2, val_func(f)) == WEFT_ERR_NOT_FOUND);
+    EXPECT(weft_table_set(t, 0, val_extern(&err)) == WEFT_ERR_MISUSE);
+    EXPECT(weft_table_set(t, 0, val_i32(1)) == WEFT_ERR_MISUSE);
+    EXPECT(weft_table_set(t, 0, val_func(foreign)) == WEFT_ERR_MISUSE);
+    EXPECT(weft_table_set(t, 1, val_func(NULL)) == WEFT_OK);
+    EXPECT(t->elems[1] == NULL);
 
     uint32_t old = 99;
-    CHECK(weft_table_grow(t, 3, val_func(g), &old) == WEFT_OK && old == 2);
-    CHECK(weft_table_size(t) == 5);
-    CHECK(t->elems[0] == NULL && t->elems[2] == g && t->elems[4] == g);
-    CHECK(weft_table_grow(t, 1, val_func(NULL), &old) == WEFT_ERR_LIMIT);
-    CHECK(rt_table_grow(t, 1, NULL) == -1);
-    CHECK(rt_table_grow(t, UINT32_MAX, NULL) == -1);
-    CHECK(rt_table_grow(t, 0, NULL) == 5);
-    CHECK(weft_table_size(t) == 5);
-    CHECK(weft_table_grow(t, 0, val_extern(NULL), &old) == WEFT_ERR_MISUSE);
+    EXPECT(weft_table_grow(t, 3, val_func(g), &old) == WEFT_OK && old == 2);
+    EXPECT(weft_table_size(t) == 5);
+    EXPECT(t->elems[0] == NULL && t->elems[2] == g && t->elems[4] == g);
+    EXPECT(weft_table_grow(t, 1, val_func(NULL), &old) == WEFT_ERR_LIMIT);
+    EXPECT(rt_table_grow(t, 1, NULL) == -1);
+    EXPECT(rt_table_grow(t, UINT32_MAX, NULL) == -1);
+    EXPECT(rt_table_grow(t, 0, NULL) == 5);
+    EXPECT(weft_table_size(t) == 5);
+    EXPECT(weft_table_grow(t, 0, val_extern(NULL), &old) == WEFT_ERR_MISUSE);
 
     /* externref, no maximum: the implementation limit applies. */
     weft_table *x = NULL;
-    CHECK(weft_table_new(s, WEFT_EXTERNREF, lim(0, -1), &x, &err) == WEFT_OK);
-    CHECK(x->max == RT_MAX_TABLE_SIZE);
-    CHECK(rt_table_grow(x, 1000, &err) == 0);
-    CHECK(weft_table_get(x, 999, &v) == WEFT_OK && v.type == WEFT_EXTERNREF && v.of.externref == &err);
-    CHECK(weft_table_set(x, 5, val_extern(NULL)) == WEFT_OK);
-    CHECK(weft_table_get(x, 5, &v) == WEFT_OK && v.of.externref == NULL);
-    CHECK(rt_table_grow(x, RT_MAX_TABLE_SIZE, NULL) == -1);
-    CHECK(weft_table_size(x) == 1000);
+    EXPECT(weft_table_new(s, WEFT_EXTERNREF, lim(0, -1), &x, &err) == WEFT_OK);
+    EXPECT(x->max == RT_MAX_TABLE_SIZE);
+    EXPECT(rt_table_grow(x, 1000, &err) == 0);
+    EXPECT(weft_table_get(x, 999, &v) == WEFT_OK && v.type == WEFT_EXTERNREF && v.of.externref == &err);
+    EXPECT(weft_table_set(x, 5, val_extern(NULL)) == WEFT_OK);
+    EXPECT(weft_table_get(x, 5, &v) == WEFT_OK && v.of.externref == NULL);
+    EXPECT(rt_table_grow(x, RT_MAX_TABLE_SIZE, NULL) == -1);
+    EXPECT(weft_table_size(x) == 1000);
 
-    CHECK(weft_table_new(s, WEFT_I32, lim(0, -1), &x, &err) == WEFT_ERR_MISUSE && x == NULL);
-    CHECK(weft_table_new(s, WEFT_FUNCREF, lim(3, 2), &x, &err) == WEFT_ERR_MISUSE);
+    EXPECT(weft_table_new(s, WEFT_I32, lim(0, -1), &x, &err) == WEFT_ERR_MISUSE && x == NULL);
+    EXPECT(weft_table_new(s, WEFT_FUNCREF, lim(3, 2), &x, &err) == WEFT_ERR_MISUSE);
 
     /* rt_table_create fills with `init`. */
-    CHECK(rt_table_create(s, WEFT_FUNCREF, lim(3, -1), f, &x, &err) == WEFT_OK);
-    CHECK(x->elems[0] == f && x->elems[2] == f);
+    EXPECT(rt_table_create(s, WEFT_FUNCREF, lim(3, -1), f, &x, &err) == WEFT_OK);
+    EXPECT(x->elems[0] == f && x->elems[2] == f);
     weft_store_free(other);
     weft_store_free(s);
 }
@@ -314,38 +296,38 @@ static void test_global(void) {
     weft_error err;
     weft_global *g = NULL;
 
-    CHECK(weft_global_new(s, val_i32(-7), false, &g, &err) == WEFT_OK);
-    CHECK(!weft_global_mutable(g));
+    EXPECT(weft_global_new(s, val_i32(-7), false, &g, &err) == WEFT_OK);
+    EXPECT(!weft_global_mutable(g));
     weft_val v = weft_global_get(g);
-    CHECK(v.type == WEFT_I32 && v.of.i32 == -7);
-    CHECK(g->value == 0xFFFFFFF9u); /* slot form: zero-extended */
-    CHECK(weft_global_set(g, val_i32(1)) == WEFT_ERR_MISUSE); /* immutable */
-    CHECK(weft_global_get(g).of.i32 == -7);
+    EXPECT(v.type == WEFT_I32 && v.of.i32 == -7);
+    EXPECT(g->value == 0xFFFFFFF9u); /* slot form: zero-extended */
+    EXPECT(weft_global_set(g, val_i32(1)) == WEFT_ERR_MISUSE); /* immutable */
+    EXPECT(weft_global_get(g).of.i32 == -7);
 
-    CHECK(weft_global_new(s, val_i64(-1), true, &g, &err) == WEFT_OK);
-    CHECK(weft_global_mutable(g));
-    CHECK(weft_global_set(g, val_i32(1)) == WEFT_ERR_MISUSE); /* wrong type */
-    CHECK(weft_global_set(g, val_i64(INT64_MIN)) == WEFT_OK);
-    CHECK(weft_global_get(g).of.i64 == INT64_MIN);
+    EXPECT(weft_global_new(s, val_i64(-1), true, &g, &err) == WEFT_OK);
+    EXPECT(weft_global_mutable(g));
+    EXPECT(weft_global_set(g, val_i32(1)) == WEFT_ERR_MISUSE); /* wrong type */
+    EXPECT(weft_global_set(g, val_i64(INT64_MIN)) == WEFT_OK);
+    EXPECT(weft_global_get(g).of.i64 == INT64_MIN);
 
     /* f32 NaN payloads survive, in the low 32 bits. */
-    CHECK(weft_global_new(s, val_f32(0x7FA00001u), true, &g, &err) == WEFT_OK);
-    CHECK(g->value == 0x7FA00001u);
-    CHECK(weft_global_get(g).of.f32_bits == 0x7FA00001u);
+    EXPECT(weft_global_new(s, val_f32(0x7FA00001u), true, &g, &err) == WEFT_OK);
+    EXPECT(g->value == 0x7FA00001u);
+    EXPECT(weft_global_get(g).of.f32_bits == 0x7FA00001u);
 
     weft_func *f = make_func(s, "", "");
     weft_func *foreign = make_func(other, "", "");
-    CHECK(weft_global_new(s, val_func(f), true, &g, &err) == WEFT_OK);
-    CHECK(weft_global_get(g).type == WEFT_FUNCREF && weft_global_get(g).of.func == f);
-    CHECK(g->value == (uint64_t)(uintptr_t)f);
-    CHECK(weft_global_set(g, val_func(NULL)) == WEFT_OK && g->value == 0);
-    CHECK(weft_global_set(g, val_func(foreign)) == WEFT_ERR_MISUSE);
-    CHECK(weft_global_new(s, val_func(foreign), false, &g, &err) == WEFT_ERR_MISUSE);
+    EXPECT(weft_global_new(s, val_func(f), true, &g, &err) == WEFT_OK);
+    EXPECT(weft_global_get(g).type == WEFT_FUNCREF && weft_global_get(g).of.func == f);
+    EXPECT(g->value == (uint64_t)(uintptr_t)f);
+    EXPECT(weft_global_set(g, val_func(NULL)) == WEFT_OK && g->value == 0);
+    EXPECT(weft_global_set(g, val_func(foreign)) == WEFT_ERR_MISUSE);
+    EXPECT(weft_global_new(s, val_func(foreign), false, &g, &err) == WEFT_ERR_MISUSE);
     weft_val bad = {.type = 0x40};
-    CHECK(weft_global_new(s, bad, false, &g, &err) == WEFT_ERR_MISUSE && g == NULL);
+    EXPECT(weft_global_new(s, bad, false, &g, &err) == WEFT_ERR_MISUSE && g == NULL);
 
-    CHECK(weft_global_new(s, val_extern(&err), false, &g, &err) == WEFT_OK);
-    CHECK(weft_global_get(g).of.externref == &err);
+    EXPECT(weft_global_new(s, val_extern(&err), false, &g, &err) == WEFT_OK);
+    EXPECT(weft_global_get(g).of.externref == &err);
     weft_store_free(other);
     weft_store_free(s);
 }
@@ -367,9 +349,9 @@ static void test_func_trap(weft_engine *engine) {
     weft_functype empty = {0, 0, NULL, NULL};
     weft_func *f = weft_func_new(s, &empty, host_trap, NULL, NULL);
     weft_error err;
-    CHECK(weft_func_call(f, NULL, 0, NULL, 0, &err) == WEFT_ERR_TRAP);
-    CHECK(err.trap == WEFT_TRAP_HOST);
-    CHECK_STR(err.message, "no luck");
+    EXPECT(weft_func_call(f, NULL, 0, NULL, 0, &err) == WEFT_ERR_TRAP);
+    EXPECT(err.trap == WEFT_TRAP_HOST);
+    EXPECT_STR(err.message, "no luck");
     weft_store_free(s);
 }
 
@@ -379,46 +361,36 @@ static void test_func(void) {
     weft_valtype p[2] = {WEFT_I32, WEFT_F64}, r[1] = {WEFT_EXTERNREF};
     weft_functype t = {2, 1, p, r};
     weft_func *f = weft_func_new(s, &t, host_ok, &finalized, count_finalize);
-    CHECK(f != NULL);
+    EXPECT(f != NULL);
     p[0] = WEFT_I64; /* the type was copied */
     weft_functype ft = weft_func_type(f);
-    CHECK(ft.nparams == 2 && ft.nresults == 1);
-    CHECK(ft.params[0] == WEFT_I32 && ft.params[1] == WEFT_F64 && ft.results[0] == WEFT_EXTERNREF);
-    CHECK(ft.params != p);
-    CHECK(f->host == host_ok && f->code == NULL && f->inst == NULL && f->store == s);
+    EXPECT(ft.nparams == 2 && ft.nresults == 1);
+    EXPECT(ft.params[0] == WEFT_I32 && ft.params[1] == WEFT_F64 && ft.results[0] == WEFT_EXTERNREF);
+    EXPECT(ft.params != p);
+    EXPECT(f->host == host_ok && f->code == NULL && f->inst == NULL && f->store == s);
 
     weft_functype empty = {0, 0, NULL, NULL};
     weft_func *e = weft_func_new(s, &empty, host_ok, &finalized, count_finalize);
-    CHECK(e != NULL && weft_func_type(e).nparams == 0);
-    CHECK(mod_functype_equal(e->type, e->type));
-    CHECK(!mod_functype_equal(e->type, f->type));
+    EXPECT(e != NULL && weft_func_type(e).nparams == 0);
+    EXPECT(mod_functype_equal(e->type, e->type));
+    EXPECT(!mod_functype_equal(e->type, f->type));
     weft_valtype badt[1] = {0x40};
     weft_functype bad = {1, 0, badt, NULL};
-    CHECK(weft_func_new(s, &bad, host_ok, NULL, NULL) == NULL);
-    CHECK(weft_func_new(s, &empty, NULL, NULL, NULL) == NULL);
+    EXPECT(weft_func_new(s, &bad, host_ok, NULL, NULL) == NULL);
+    EXPECT(weft_func_new(s, &empty, NULL, NULL, NULL) == NULL);
     /* A store made without an engine runs calls with the defaults. */
     weft_error err;
-    CHECK(weft_func_call(e, NULL, 0, NULL, 0, &err) == WEFT_OK);
+    EXPECT(weft_func_call(e, NULL, 0, NULL, 0, &err) == WEFT_OK);
     weft_store_free(s);
-    CHECK(finalized == 2);
+    EXPECT(finalized == 2);
 }
 
 /* ---- modules ---- */
 
+/* tests/unit/data/NAME.wasm; NULL, counted as a failure, when it does not load. */
 static weft_module *load(weft_engine *engine, const char *name) {
-    /* The data directory next to this file (run from the repository root). */
-    char path[512];
-    const char *file = __FILE__;
-    const char *slash = strrchr(file, '/');
-    int dirlen = slash ? (int)(slash - file + 1) : 0;
-    snprintf(path, sizeof path, "%.*sdata/%s.wasm", dirlen, file, name);
-    weft_module *m = NULL;
-    weft_error err;
-    if (weft_module_load_file(engine, path, &m, &err) != WEFT_OK) {
-        fprintf(stderr, "cannot load %s: %s\n", path, err.message);
-        failures++;
-        return NULL;
-    }
+    weft_module *m = load_module(engine, "tests/unit/data/%s.wasm", name);
+    if (!m) check_failures++;
     return m;
 }
 
@@ -434,20 +406,20 @@ typedef struct imports_fixture {
 static void make_imports(weft_store *s, imports_fixture *fx) {
     weft_error err;
     fx->f = make_func(s, "i", "i");
-    CHECK(weft_table_new(s, WEFT_FUNCREF, lim(2, 10), &fx->t, &err) == WEFT_OK);
-    CHECK(weft_memory_new(s, lim(1, 4), &fx->m, &err) == WEFT_OK);
-    CHECK(weft_global_new(s, val_i32(5), true, &fx->g, &err) == WEFT_OK);
-    CHECK(weft_global_new(s, val_i64(6), false, &fx->c, &err) == WEFT_OK);
-    CHECK(weft_table_new(s, WEFT_EXTERNREF, lim(0, -1), &fx->x, &err) == WEFT_OK);
+    EXPECT(weft_table_new(s, WEFT_FUNCREF, lim(2, 10), &fx->t, &err) == WEFT_OK);
+    EXPECT(weft_memory_new(s, lim(1, 4), &fx->m, &err) == WEFT_OK);
+    EXPECT(weft_global_new(s, val_i32(5), true, &fx->g, &err) == WEFT_OK);
+    EXPECT(weft_global_new(s, val_i64(6), false, &fx->c, &err) == WEFT_OK);
+    EXPECT(weft_table_new(s, WEFT_EXTERNREF, lim(0, -1), &fx->x, &err) == WEFT_OK);
 }
 
 static void define_imports(weft_linker *l, const imports_fixture *fx) {
-    CHECK(weft_linker_define(l, "env", "f", ext_func(fx->f)) == WEFT_OK);
-    CHECK(weft_linker_define(l, "env", "t", ext_table(fx->t)) == WEFT_OK);
-    CHECK(weft_linker_define(l, "env", "m", ext_mem(fx->m)) == WEFT_OK);
-    CHECK(weft_linker_define(l, "env", "g", ext_global(fx->g)) == WEFT_OK);
-    CHECK(weft_linker_define(l, "env", "c", ext_global(fx->c)) == WEFT_OK);
-    CHECK(weft_linker_define(l, "env", "x", ext_table(fx->x)) == WEFT_OK);
+    EXPECT(weft_linker_define(l, "env", "f", ext_func(fx->f)) == WEFT_OK);
+    EXPECT(weft_linker_define(l, "env", "t", ext_table(fx->t)) == WEFT_OK);
+    EXPECT(weft_linker_define(l, "env", "m", ext_mem(fx->m)) == WEFT_OK);
+    EXPECT(weft_linker_define(l, "env", "g", ext_global(fx->g)) == WEFT_OK);
+    EXPECT(weft_linker_define(l, "env", "c", ext_global(fx->c)) == WEFT_OK);
+    EXPECT(weft_linker_define(l, "env", "x", ext_table(fx->x)) == WEFT_OK);
 }
 
 /* Names hold NUL bytes (runtime_names.wat): the inspection functions give
@@ -457,51 +429,51 @@ static void test_nul_names(weft_engine *engine) {
     weft_module *mod = load(engine, "runtime_names");
     if (!mod) return;
     weft_name mn, nm;
-    CHECK(weft_module_import(mod, 0, &mn, &nm, NULL) == WEFT_OK);
-    CHECK(mn.len == 5 && memcmp(mn.data, "env\0x", 6) == 0 && !weft_name_is(mn, "env"));
-    CHECK(weft_name_is(nm, "f"));
-    CHECK(weft_module_export_count(mod) == 2);
-    CHECK(weft_module_export(mod, 0, &nm, NULL) == WEFT_OK && weft_name_is(nm, "a"));
-    CHECK(weft_module_export(mod, 1, &nm, NULL) == WEFT_OK);
-    CHECK(nm.len == 3 && memcmp(nm.data, "a\0b", 4) == 0 && !weft_name_is(nm, "a"));
+    EXPECT(weft_module_import(mod, 0, &mn, &nm, NULL) == WEFT_OK);
+    EXPECT(mn.len == 5 && memcmp(mn.data, "env\0x", 6) == 0 && !weft_name_is(mn, "env"));
+    EXPECT(weft_name_is(nm, "f"));
+    EXPECT(weft_module_export_count(mod) == 2);
+    EXPECT(weft_module_export(mod, 0, &nm, NULL) == WEFT_OK && weft_name_is(nm, "a"));
+    EXPECT(weft_module_export(mod, 1, &nm, NULL) == WEFT_OK);
+    EXPECT(nm.len == 3 && memcmp(nm.data, "a\0b", 4) == 0 && !weft_name_is(nm, "a"));
 
     /* The import "env\0x" is not "env". */
     weft_store *s = weft_store_new(engine);
     weft_linker *l = weft_linker_new(s);
     weft_instance *inst = NULL;
     weft_error err;
-    CHECK(weft_linker_define(l, "env", "f", ext_func(make_func(s, "", ""))) == WEFT_OK);
-    CHECK(weft_linker_instantiate(l, mod, &inst, &err) == WEFT_ERR_LINK);
+    EXPECT(weft_linker_define(l, "env", "f", ext_func(make_func(s, "", ""))) == WEFT_OK);
+    EXPECT(weft_linker_instantiate(l, mod, &inst, &err) == WEFT_ERR_LINK);
     weft_name env_x = {"env\0x", 5}, f = {"f", 1};
-    CHECK(weft_linker_define_n(l, env_x, f, ext_func(make_func(s, "", ""))) == WEFT_OK);
-    CHECK(weft_linker_instantiate(l, mod, &inst, &err) == WEFT_OK && inst);
+    EXPECT(weft_linker_define_n(l, env_x, f, ext_func(make_func(s, "", ""))) == WEFT_OK);
+    EXPECT(weft_linker_instantiate(l, mod, &inst, &err) == WEFT_OK && inst);
     weft_extern x;
     weft_val r;
-    CHECK(weft_instance_export_n(inst, "a\0b", 3, &x) == WEFT_OK);
-    CHECK(weft_func_call(x.of.func, NULL, 0, &r, 1, &err) == WEFT_OK && r.of.i32 == 2);
-    CHECK(weft_instance_export(inst, "a", &x) == WEFT_OK);
-    CHECK(weft_func_call(x.of.func, NULL, 0, &r, 1, &err) == WEFT_OK && r.of.i32 == 1);
+    EXPECT(weft_instance_export_n(inst, "a\0b", 3, &x) == WEFT_OK);
+    EXPECT(weft_func_call(x.of.func, NULL, 0, &r, 1, &err) == WEFT_OK && r.of.i32 == 2);
+    EXPECT(weft_instance_export(inst, "a", &x) == WEFT_OK);
+    EXPECT(weft_func_call(x.of.func, NULL, 0, &r, 1, &err) == WEFT_OK && r.of.i32 == 1);
     weft_linker_free(l);
     weft_store_free(s);
 
     /* Custom sections: wat2wasm's "name" section, then one appended here. */
-    CHECK(weft_module_custom_count(mod) == 1);
+    EXPECT(weft_module_custom_count(mod) == 1);
     const uint8_t *payload;
     size_t plen;
-    CHECK(weft_module_custom(mod, 0, &nm, &payload, &plen) == WEFT_OK && weft_name_is(nm, "name"));
-    CHECK(weft_module_custom(mod, 1, &nm, &payload, &plen) == WEFT_ERR_NOT_FOUND);
+    EXPECT(weft_module_custom(mod, 0, &nm, &payload, &plen) == WEFT_OK && weft_name_is(nm, "name"));
+    EXPECT(weft_module_custom(mod, 1, &nm, &payload, &plen) == WEFT_ERR_NOT_FOUND);
     static const uint8_t extra[] = {0x00, 0x07, 0x03, 'x', 0x00, 'y', 'a', 'b', 'c'};
     size_t len = mod->len + sizeof extra;
     uint8_t *bytes = malloc(len);
     memcpy(bytes, mod->bytes, mod->len);
     memcpy(bytes + mod->len, extra, sizeof extra);
     weft_module *m2 = NULL;
-    CHECK(weft_module_load(engine, bytes, len, &m2, &err) == WEFT_OK);
+    EXPECT(weft_module_load(engine, bytes, len, &m2, &err) == WEFT_OK);
     free(bytes);
-    CHECK(weft_module_custom_count(m2) == 2);
-    CHECK(weft_module_custom(m2, 1, &nm, &payload, &plen) == WEFT_OK);
-    CHECK(nm.len == 3 && memcmp(nm.data, "x\0y", 4) == 0);
-    CHECK(plen == 3 && memcmp(payload, "abc", 3) == 0);
+    EXPECT(weft_module_custom_count(m2) == 2);
+    EXPECT(weft_module_custom(m2, 1, &nm, &payload, &plen) == WEFT_OK);
+    EXPECT(nm.len == 3 && memcmp(nm.data, "x\0y", 4) == 0);
+    EXPECT(plen == 3 && memcmp(payload, "abc", 3) == 0);
     weft_module_release(m2);
     weft_module_release(mod);
 }
@@ -512,19 +484,17 @@ static void expect_incompatible(weft_store *s, weft_module *mod, const imports_f
                                 const char *name, weft_extern ext, int line) {
     weft_linker *l = weft_linker_new(s);
     define_imports(l, fx);
-    CHECK(weft_linker_define(l, "env", name, ext) == WEFT_OK);
+    EXPECT(weft_linker_define(l, "env", name, ext) == WEFT_OK);
     weft_instance *inst = (weft_instance *)1;
     weft_error err;
     weft_status st = weft_linker_instantiate(l, mod, &inst, &err);
     char quoted[64];
     snprintf(quoted, sizeof quoted, "\"env\".\"%s\"", name);
+    check_count++;
     if (st != WEFT_ERR_LINK || !strstr(err.message, "incompatible import type") ||
-        !strstr(err.message, quoted) || inst != NULL) {
-        failures++;
-        fprintf(stderr, "%s:%d: import %s: status %d, message \"%s\"\n", __FILE__, line, name,
-                (int)st, st == WEFT_OK ? "" : err.message);
-    }
-    checks++;
+        !strstr(err.message, quoted) || inst != NULL)
+        check_failed(__FILE__, line, "import %s: status %d, message \"%s\"", name, (int)st,
+                     st == WEFT_OK ? "" : err.message);
     weft_linker_free(l);
 }
 
@@ -539,31 +509,31 @@ static void test_import_matching(weft_engine *engine) {
     weft_instance *inst = NULL;
 
     /* Module info. */
-    CHECK(weft_module_import_count(mod) == 6);
+    EXPECT(weft_module_import_count(mod) == 6);
     weft_name mn = {0}, nm = {0};
     weft_externtype et;
-    CHECK(weft_module_import(mod, 1, &mn, &nm, &et) == WEFT_OK);
-    CHECK(weft_name_is(mn, "env") && mn.len == 3);
-    CHECK(weft_name_is(nm, "t") && nm.len == 1);
-    CHECK(et.kind == WEFT_EXTERN_TABLE && et.table_elem == WEFT_FUNCREF && et.limits.min == 2 &&
+    EXPECT(weft_module_import(mod, 1, &mn, &nm, &et) == WEFT_OK);
+    EXPECT(weft_name_is(mn, "env") && mn.len == 3);
+    EXPECT(weft_name_is(nm, "t") && nm.len == 1);
+    EXPECT(et.kind == WEFT_EXTERN_TABLE && et.table_elem == WEFT_FUNCREF && et.limits.min == 2 &&
           et.limits.has_max && et.limits.max == 10);
-    CHECK(weft_module_import(mod, 0, NULL, NULL, &et) == WEFT_OK);
-    CHECK(et.kind == WEFT_EXTERN_FUNC && et.func.nparams == 1 && et.func.params[0] == WEFT_I32 &&
+    EXPECT(weft_module_import(mod, 0, NULL, NULL, &et) == WEFT_OK);
+    EXPECT(et.kind == WEFT_EXTERN_FUNC && et.func.nparams == 1 && et.func.params[0] == WEFT_I32 &&
           et.func.nresults == 1);
-    CHECK(weft_module_import(mod, 3, NULL, NULL, &et) == WEFT_OK);
-    CHECK(et.kind == WEFT_EXTERN_GLOBAL && et.global_type == WEFT_I32 && et.global_mutable);
-    CHECK(weft_module_import(mod, 6, NULL, NULL, &et) == WEFT_ERR_NOT_FOUND);
-    CHECK(weft_module_export_count(mod) == 2);
+    EXPECT(weft_module_import(mod, 3, NULL, NULL, &et) == WEFT_OK);
+    EXPECT(et.kind == WEFT_EXTERN_GLOBAL && et.global_type == WEFT_I32 && et.global_mutable);
+    EXPECT(weft_module_import(mod, 6, NULL, NULL, &et) == WEFT_ERR_NOT_FOUND);
+    EXPECT(weft_module_export_count(mod) == 2);
 
     /* Unknown import: the first missing one is named. */
     weft_linker *l = weft_linker_new(s);
-    CHECK(weft_linker_instantiate(l, mod, &inst, &err) == WEFT_ERR_LINK && inst == NULL);
-    CHECK_HAS(err.message, "unknown import");
-    CHECK_HAS(err.message, "\"env\".\"f\"");
-    CHECK(weft_linker_define(l, "env", "f", ext_func(fx.f)) == WEFT_OK);
-    CHECK(weft_linker_instantiate(l, mod, &inst, &err) == WEFT_ERR_LINK);
-    CHECK_HAS(err.message, "unknown import: \"env\".\"t\"");
-    CHECK(weft_linker_define(l, "env", "f", ext_func(make_func(other, "i", "i"))) ==
+    EXPECT(weft_linker_instantiate(l, mod, &inst, &err) == WEFT_ERR_LINK && inst == NULL);
+    EXPECT_HAS(err.message, "unknown import");
+    EXPECT_HAS(err.message, "\"env\".\"f\"");
+    EXPECT(weft_linker_define(l, "env", "f", ext_func(fx.f)) == WEFT_OK);
+    EXPECT(weft_linker_instantiate(l, mod, &inst, &err) == WEFT_ERR_LINK);
+    EXPECT_HAS(err.message, "unknown import: \"env\".\"t\"");
+    EXPECT(weft_linker_define(l, "env", "f", ext_func(make_func(other, "i", "i"))) ==
           WEFT_ERR_MISUSE);
     weft_linker_free(l);
 
@@ -577,31 +547,31 @@ static void test_import_matching(weft_engine *engine) {
     INCOMPATIBLE("f", ext_func(make_func(s, "i", "ii")));
     INCOMPATIBLE("f", ext_mem(fx.m));                          /* kind */
     INCOMPATIBLE("f", ext_global(fx.g));
-    CHECK(weft_table_new(s, WEFT_EXTERNREF, lim(2, 10), &t, &err) == WEFT_OK);
+    EXPECT(weft_table_new(s, WEFT_EXTERNREF, lim(2, 10), &t, &err) == WEFT_OK);
     INCOMPATIBLE("t", ext_table(t));                           /* element type */
-    CHECK(weft_table_new(s, WEFT_FUNCREF, lim(1, 10), &t, &err) == WEFT_OK);
+    EXPECT(weft_table_new(s, WEFT_FUNCREF, lim(1, 10), &t, &err) == WEFT_OK);
     INCOMPATIBLE("t", ext_table(t));                           /* min too small */
-    CHECK(weft_table_new(s, WEFT_FUNCREF, lim(2, -1), &t, &err) == WEFT_OK);
+    EXPECT(weft_table_new(s, WEFT_FUNCREF, lim(2, -1), &t, &err) == WEFT_OK);
     INCOMPATIBLE("t", ext_table(t));                           /* no max */
-    CHECK(weft_table_new(s, WEFT_FUNCREF, lim(2, 11), &t, &err) == WEFT_OK);
+    EXPECT(weft_table_new(s, WEFT_FUNCREF, lim(2, 11), &t, &err) == WEFT_OK);
     INCOMPATIBLE("t", ext_table(t));                           /* max too large */
     INCOMPATIBLE("t", ext_mem(fx.m));
-    CHECK(weft_memory_new(s, lim(1, -1), &m, &err) == WEFT_OK);
+    EXPECT(weft_memory_new(s, lim(1, -1), &m, &err) == WEFT_OK);
     INCOMPATIBLE("m", ext_mem(m));                             /* no max */
-    CHECK(weft_memory_new(s, lim(1, 5), &m, &err) == WEFT_OK);
+    EXPECT(weft_memory_new(s, lim(1, 5), &m, &err) == WEFT_OK);
     INCOMPATIBLE("m", ext_mem(m));                             /* max too large */
-    CHECK(weft_memory_new(s, lim(0, 4), &m, &err) == WEFT_OK);
+    EXPECT(weft_memory_new(s, lim(0, 4), &m, &err) == WEFT_OK);
     INCOMPATIBLE("m", ext_mem(m));                             /* min too small */
     weft_limits sl = lim(1, 4);
     sl.shared = true;
-    CHECK(weft_memory_new(s, sl, &m, &err) == WEFT_OK);
+    EXPECT(weft_memory_new(s, sl, &m, &err) == WEFT_OK);
     INCOMPATIBLE("m", ext_mem(m));                             /* shared */
     INCOMPATIBLE("m", ext_table(fx.t));
-    CHECK(weft_global_new(s, val_i32(1), false, &g, &err) == WEFT_OK);
+    EXPECT(weft_global_new(s, val_i32(1), false, &g, &err) == WEFT_OK);
     INCOMPATIBLE("g", ext_global(g));                          /* mutability */
-    CHECK(weft_global_new(s, val_i64(1), true, &g, &err) == WEFT_OK);
+    EXPECT(weft_global_new(s, val_i64(1), true, &g, &err) == WEFT_OK);
     INCOMPATIBLE("g", ext_global(g));                          /* type */
-    CHECK(weft_global_new(s, val_i64(1), true, &g, &err) == WEFT_OK);
+    EXPECT(weft_global_new(s, val_i64(1), true, &g, &err) == WEFT_OK);
     INCOMPATIBLE("c", ext_global(g));                          /* mutability */
     INCOMPATIBLE("x", ext_table(fx.t));                        /* element type */
 #undef INCOMPATIBLE
@@ -609,48 +579,48 @@ static void test_import_matching(weft_engine *engine) {
     /* The message says both types. */
     l = weft_linker_new(s);
     define_imports(l, &fx);
-    CHECK(weft_linker_define(l, "env", "f", ext_func(make_func(s, "I", ""))) == WEFT_OK);
-    CHECK(weft_linker_instantiate(l, mod, &inst, &err) == WEFT_ERR_LINK);
-    CHECK_HAS(err.message, "(func (param i32) (result i32))");
-    CHECK_HAS(err.message, "(func (param i64))");
+    EXPECT(weft_linker_define(l, "env", "f", ext_func(make_func(s, "I", ""))) == WEFT_OK);
+    EXPECT(weft_linker_instantiate(l, mod, &inst, &err) == WEFT_ERR_LINK);
+    EXPECT_HAS(err.message, "(func (param i32) (result i32))");
+    EXPECT_HAS(err.message, "(func (param i64))");
     weft_linker_free(l);
 
     /* Compatible by subtyping: larger min, smaller max; a grown table and
        memory match through their current size. */
     l = weft_linker_new(s);
     define_imports(l, &fx);
-    CHECK(weft_table_new(s, WEFT_FUNCREF, lim(1, 9), &t, &err) == WEFT_OK);
-    CHECK(rt_table_grow(t, 2, NULL) == 1);
-    CHECK(weft_memory_new(s, lim(0, 3), &m, &err) == WEFT_OK);
-    CHECK(rt_memory_grow(m, 2) == 0);
-    CHECK(weft_linker_define(l, "env", "t", ext_table(t)) == WEFT_OK);
-    CHECK(weft_linker_define(l, "env", "m", ext_mem(m)) == WEFT_OK);
-    CHECK(weft_linker_instantiate(l, mod, &inst, &err) == WEFT_OK && inst != NULL);
+    EXPECT(weft_table_new(s, WEFT_FUNCREF, lim(1, 9), &t, &err) == WEFT_OK);
+    EXPECT(rt_table_grow(t, 2, NULL) == 1);
+    EXPECT(weft_memory_new(s, lim(0, 3), &m, &err) == WEFT_OK);
+    EXPECT(rt_memory_grow(m, 2) == 0);
+    EXPECT(weft_linker_define(l, "env", "t", ext_table(t)) == WEFT_OK);
+    EXPECT(weft_linker_define(l, "env", "m", ext_mem(m)) == WEFT_OK);
+    EXPECT(weft_linker_instantiate(l, mod, &inst, &err) == WEFT_OK && inst != NULL);
     if (inst) {
-        CHECK(inst->tables[0] == t && inst->mems[0] == m && inst->mem0 == m);
-        CHECK(inst->funcs[0] == fx.f && inst->globals[0] == fx.g && inst->globals[1] == fx.c);
-        CHECK(inst->tables[1] == fx.x);
-        CHECK(weft_instance_func(inst, "f") == fx.f); /* re-exported import */
+        EXPECT(inst->tables[0] == t && inst->mems[0] == m && inst->mem0 == m);
+        EXPECT(inst->funcs[0] == fx.f && inst->globals[0] == fx.g && inst->globals[1] == fx.c);
+        EXPECT(inst->tables[1] == fx.x);
+        EXPECT(weft_instance_func(inst, "f") == fx.f); /* re-exported import */
         weft_func *own = weft_instance_func(inst, "own");
-        CHECK(own && own->inst == inst && own->index == 1 && own->host == NULL);
-        CHECK(own && mod_functype_equal(own->type, fx.f->type));
+        EXPECT(own && own->inst == inst && own->index == 1 && own->host == NULL);
+        EXPECT(own && mod_functype_equal(own->type, fx.f->type));
         weft_extern ex;
-        CHECK(weft_instance_export(inst, "nope", &ex) == WEFT_ERR_NOT_FOUND);
-        CHECK(weft_instance_func(inst, "nope") == NULL);
-        CHECK(weft_instance_module(inst) == mod);
+        EXPECT(weft_instance_export(inst, "nope", &ex) == WEFT_ERR_NOT_FOUND);
+        EXPECT(weft_instance_func(inst, "nope") == NULL);
+        EXPECT(weft_instance_module(inst) == mod);
     }
     weft_linker_free(l);
 
     /* Direct weft_instance_new: counts and stores are misuse. */
     weft_extern ok[6] = {ext_func(fx.f), ext_table(fx.t), ext_mem(fx.m),
                          ext_global(fx.g), ext_global(fx.c), ext_table(fx.x)};
-    CHECK(weft_instance_new(s, mod, ok, 5, &inst, &err) == WEFT_ERR_MISUSE && inst == NULL);
-    CHECK(weft_instance_new(s, mod, ok, 6, &inst, &err) == WEFT_OK && inst != NULL);
+    EXPECT(weft_instance_new(s, mod, ok, 5, &inst, &err) == WEFT_ERR_MISUSE && inst == NULL);
+    EXPECT(weft_instance_new(s, mod, ok, 6, &inst, &err) == WEFT_OK && inst != NULL);
     ok[0] = ext_func(make_func(other, "i", "i"));
-    CHECK(weft_instance_new(s, mod, ok, 6, &inst, &err) == WEFT_ERR_MISUSE && inst == NULL);
-    CHECK_HAS(err.message, "another store");
+    EXPECT(weft_instance_new(s, mod, ok, 6, &inst, &err) == WEFT_ERR_MISUSE && inst == NULL);
+    EXPECT_HAS(err.message, "another store");
     ok[0] = ext_func(NULL);
-    CHECK(weft_instance_new(s, mod, ok, 6, &inst, &err) == WEFT_ERR_MISUSE);
+    EXPECT(weft_instance_new(s, mod, ok, 6, &inst, &err) == WEFT_ERR_MISUSE);
 
     weft_module_release(mod); /* instances keep their own references */
     weft_store_free(other);
@@ -667,35 +637,35 @@ static void test_segments_trap(weft_engine *engine) {
     weft_error err;
     weft_table *t;
     weft_memory *m;
-    CHECK(weft_table_new(s, WEFT_FUNCREF, lim(4, -1), &t, &err) == WEFT_OK);
-    CHECK(weft_memory_new(s, lim(1, -1), &m, &err) == WEFT_OK);
+    EXPECT(weft_table_new(s, WEFT_FUNCREF, lim(4, -1), &t, &err) == WEFT_OK);
+    EXPECT(weft_memory_new(s, lim(1, -1), &m, &err) == WEFT_OK);
     weft_extern imports[2] = {ext_table(t), ext_mem(m)};
     weft_instance *inst = (weft_instance *)1;
-    CHECK(weft_instance_new(s, mod, imports, 2, &inst, &err) == WEFT_ERR_TRAP);
-    CHECK(inst == NULL);
-    CHECK(err.status == WEFT_ERR_TRAP && err.trap == WEFT_TRAP_TABLE_OOB);
-    CHECK_STR(err.message, "out of bounds table access");
+    EXPECT(weft_instance_new(s, mod, imports, 2, &inst, &err) == WEFT_ERR_TRAP);
+    EXPECT(inst == NULL);
+    EXPECT(err.status == WEFT_ERR_TRAP && err.trap == WEFT_TRAP_TABLE_OOB);
+    EXPECT_STR(err.message, "out of bounds table access");
     weft_func *a = t->elems[0], *b = t->elems[1];
-    CHECK(a != NULL && b != NULL && t->elems[2] == NULL && t->elems[3] == NULL);
+    EXPECT(a != NULL && b != NULL && t->elems[2] == NULL && t->elems[3] == NULL);
     if (a && b) {
         /* Functions of the half-made instance, which the store keeps. */
-        CHECK(a->inst != NULL && a->inst == b->inst && a->index == 0 && b->index == 1);
-        CHECK(a->type->nparams == 0 && a->type->nresults == 1 && a->type->results[0] == WEFT_I32);
-        CHECK(a->inst->module == mod);
+        EXPECT(a->inst != NULL && a->inst == b->inst && a->index == 0 && b->index == 1);
+        EXPECT(a->type->nparams == 0 && a->type->nresults == 1 && a->type->results[0] == WEFT_I32);
+        EXPECT(a->inst->module == mod);
     }
-    CHECK(weft_memory_data(m)[0] == 0 && weft_memory_data(m)[1] == 0);
+    EXPECT(weft_memory_data(m)[0] == 0 && weft_memory_data(m)[1] == 0);
 
     /* Data segments: the first is written, the second traps. */
     weft_extern imp2[1] = {ext_mem(m)};
-    CHECK(weft_instance_new(s, mod2, imp2, 1, &inst, &err) == WEFT_ERR_TRAP && inst == NULL);
-    CHECK(err.trap == WEFT_TRAP_MEM_OOB);
-    CHECK_STR(err.message, "out of bounds memory access");
-    CHECK(memcmp(weft_memory_data(m) + 10, "abc", 3) == 0);
-    CHECK(weft_memory_data(m)[65535] == 0);
+    EXPECT(weft_instance_new(s, mod2, imp2, 1, &inst, &err) == WEFT_ERR_TRAP && inst == NULL);
+    EXPECT(err.trap == WEFT_TRAP_MEM_OOB);
+    EXPECT_STR(err.message, "out of bounds memory access");
+    EXPECT(memcmp(weft_memory_data(m) + 10, "abc", 3) == 0);
+    EXPECT(weft_memory_data(m)[65535] == 0);
     /* After growth the same module fits. */
-    CHECK(rt_memory_grow(m, 1) == 1);
-    CHECK(weft_instance_new(s, mod2, imp2, 1, &inst, &err) == WEFT_OK && inst != NULL);
-    CHECK(memcmp(weft_memory_data(m) + 65535, "zz", 2) == 0);
+    EXPECT(rt_memory_grow(m, 1) == 1);
+    EXPECT(weft_instance_new(s, mod2, imp2, 1, &inst, &err) == WEFT_OK && inst != NULL);
+    EXPECT(memcmp(weft_memory_data(m) + 65535, "zz", 2) == 0);
 
     weft_module_release(mod);
     weft_module_release(mod2);
@@ -710,90 +680,90 @@ static void test_definitions(weft_engine *engine) {
     weft_store *s = weft_store_new(engine);
     weft_error err;
     weft_global *base;
-    CHECK(weft_global_new(s, val_i32(1), false, &base, &err) == WEFT_OK);
+    EXPECT(weft_global_new(s, val_i32(1), false, &base, &err) == WEFT_OK);
     weft_extern imports[1] = {ext_global(base)};
     weft_instance *inst = NULL, *inst2 = NULL;
-    CHECK(weft_instance_new(s, mod, imports, 1, &inst, &err) == WEFT_OK && inst);
-    CHECK(weft_instance_new(s, mod, imports, 1, &inst2, &err) == WEFT_OK && inst2);
+    EXPECT(weft_instance_new(s, mod, imports, 1, &inst, &err) == WEFT_OK && inst);
+    EXPECT(weft_instance_new(s, mod, imports, 1, &inst2, &err) == WEFT_OK && inst2);
     if (!inst || !inst2) goto out;
 
     weft_func *one = weft_instance_func(inst, "one"), *two = weft_instance_func(inst, "two");
-    CHECK(one && two && one->index == 0 && two->index == 1 && one->inst == inst);
-    CHECK(one == inst->funcs[0] && one == &inst->own_funcs[0]);
+    EXPECT(one && two && one->index == 0 && two->index == 1 && one->inst == inst);
+    EXPECT(one == inst->funcs[0] && one == &inst->own_funcs[0]);
 
     weft_extern ex;
-    CHECK(rt_instance_export_n(inst, "onex", 3, &ex) == WEFT_OK && ex.of.func == one);
-    CHECK(rt_instance_export_n(inst, "on", 2, &ex) == WEFT_ERR_NOT_FOUND);
-    CHECK(weft_instance_export(inst, "tab", &ex) == WEFT_OK && ex.kind == WEFT_EXTERN_TABLE);
+    EXPECT(rt_instance_export_n(inst, "onex", 3, &ex) == WEFT_OK && ex.of.func == one);
+    EXPECT(rt_instance_export_n(inst, "on", 2, &ex) == WEFT_ERR_NOT_FOUND);
+    EXPECT(weft_instance_export(inst, "tab", &ex) == WEFT_OK && ex.kind == WEFT_EXTERN_TABLE);
     weft_table *tab = ex.of.table;
-    CHECK(weft_table_size(tab) == 3 && tab->max == 8);
-    CHECK(tab->elems[0] == NULL && tab->elems[1] == one && tab->elems[2] == two);
-    CHECK(weft_instance_export(inst, "ext", &ex) == WEFT_OK && ex.kind == WEFT_EXTERN_TABLE);
-    CHECK(weft_table_elem_type(ex.of.table) == WEFT_EXTERNREF && weft_table_size(ex.of.table) == 2);
+    EXPECT(weft_table_size(tab) == 3 && tab->max == 8);
+    EXPECT(tab->elems[0] == NULL && tab->elems[1] == one && tab->elems[2] == two);
+    EXPECT(weft_instance_export(inst, "ext", &ex) == WEFT_OK && ex.kind == WEFT_EXTERN_TABLE);
+    EXPECT(weft_table_elem_type(ex.of.table) == WEFT_EXTERNREF && weft_table_size(ex.of.table) == 2);
 
-    CHECK(weft_instance_export(inst, "mem", &ex) == WEFT_OK && ex.kind == WEFT_EXTERN_MEMORY);
+    EXPECT(weft_instance_export(inst, "mem", &ex) == WEFT_OK && ex.kind == WEFT_EXTERN_MEMORY);
     weft_memory *mem = ex.of.memory;
-    CHECK(mem == inst->mem0 && weft_memory_size(mem) == RT_PAGE_SIZE);
-    CHECK(memcmp(weft_memory_data(mem) + 100, "weft", 4) == 0);
-    CHECK(weft_memory_limits(mem).has_max && weft_memory_limits(mem).max == 3);
-    CHECK(inst2->mem0 != mem && weft_memory_data(inst2->mem0) != weft_memory_data(mem));
+    EXPECT(mem == inst->mem0 && weft_memory_size(mem) == RT_PAGE_SIZE);
+    EXPECT(memcmp(weft_memory_data(mem) + 100, "weft", 4) == 0);
+    EXPECT(weft_memory_limits(mem).has_max && weft_memory_limits(mem).max == 3);
+    EXPECT(inst2->mem0 != mem && weft_memory_data(inst2->mem0) != weft_memory_data(mem));
 
-    CHECK(weft_instance_export(inst, "g0", &ex) == WEFT_OK && ex.kind == WEFT_EXTERN_GLOBAL);
-    CHECK(weft_global_get(ex.of.global).of.i32 == 1 && !weft_global_mutable(ex.of.global));
-    CHECK(weft_instance_export(inst, "g1", &ex) == WEFT_OK);
-    CHECK(weft_global_get(ex.of.global).of.i64 == -5 && weft_global_mutable(ex.of.global));
-    CHECK(weft_global_set(ex.of.global, val_i64(9)) == WEFT_OK);
-    CHECK(weft_instance_export(inst, "g2", &ex) == WEFT_OK);
-    CHECK(weft_global_get(ex.of.global).of.f32_bits == 0x7FA00001u);
-    CHECK(weft_instance_export(inst, "g3", &ex) == WEFT_OK);
-    CHECK(weft_global_get(ex.of.global).type == WEFT_FUNCREF);
-    CHECK(weft_global_get(ex.of.global).of.func == two);
-    CHECK(weft_instance_export(inst, "g4", &ex) == WEFT_OK);
-    CHECK(weft_global_get(ex.of.global).type == WEFT_EXTERNREF);
-    CHECK(weft_global_get(ex.of.global).of.externref == NULL);
-    CHECK(inst->globals[0] == base);
+    EXPECT(weft_instance_export(inst, "g0", &ex) == WEFT_OK && ex.kind == WEFT_EXTERN_GLOBAL);
+    EXPECT(weft_global_get(ex.of.global).of.i32 == 1 && !weft_global_mutable(ex.of.global));
+    EXPECT(weft_instance_export(inst, "g1", &ex) == WEFT_OK);
+    EXPECT(weft_global_get(ex.of.global).of.i64 == -5 && weft_global_mutable(ex.of.global));
+    EXPECT(weft_global_set(ex.of.global, val_i64(9)) == WEFT_OK);
+    EXPECT(weft_instance_export(inst, "g2", &ex) == WEFT_OK);
+    EXPECT(weft_global_get(ex.of.global).of.f32_bits == 0x7FA00001u);
+    EXPECT(weft_instance_export(inst, "g3", &ex) == WEFT_OK);
+    EXPECT(weft_global_get(ex.of.global).type == WEFT_FUNCREF);
+    EXPECT(weft_global_get(ex.of.global).of.func == two);
+    EXPECT(weft_instance_export(inst, "g4", &ex) == WEFT_OK);
+    EXPECT(weft_global_get(ex.of.global).type == WEFT_EXTERNREF);
+    EXPECT(weft_global_get(ex.of.global).of.externref == NULL);
+    EXPECT(inst->globals[0] == base);
 
     /* Segment instances: active and declarative dropped, passive kept. */
-    CHECK(inst->elem_len[0] == 0 && inst->elem_len[2] == 0);
-    CHECK(inst->elem_len[1] == 3);
-    CHECK(inst->elem_refs[1][0] == two && inst->elem_refs[1][1] == one &&
+    EXPECT(inst->elem_len[0] == 0 && inst->elem_len[2] == 0);
+    EXPECT(inst->elem_len[1] == 3);
+    EXPECT(inst->elem_refs[1][0] == two && inst->elem_refs[1][1] == one &&
           inst->elem_refs[1][2] == two);
-    CHECK(inst->elem_len[3] == 2);
-    CHECK(inst->elem_refs[3][0] == NULL && inst->elem_refs[3][1] == one);
-    CHECK(inst->data_len[0] == 0 && inst->data_len[1] == 7);
+    EXPECT(inst->elem_len[3] == 2);
+    EXPECT(inst->elem_refs[3][0] == NULL && inst->elem_refs[3][1] == one);
+    EXPECT(inst->data_len[0] == 0 && inst->data_len[1] == 7);
 
     /* Module info. */
-    CHECK(weft_module_export_count(mod) == 10);
+    EXPECT(weft_module_export_count(mod) == 10);
     weft_name name;
     weft_externtype et;
-    CHECK(weft_module_export(mod, 0, &name, &et) == WEFT_OK);
-    CHECK(weft_name_is(name, "tab"));
-    CHECK(et.kind == WEFT_EXTERN_TABLE && et.table_elem == WEFT_FUNCREF && et.limits.min == 3 &&
+    EXPECT(weft_module_export(mod, 0, &name, &et) == WEFT_OK);
+    EXPECT(weft_name_is(name, "tab"));
+    EXPECT(et.kind == WEFT_EXTERN_TABLE && et.table_elem == WEFT_FUNCREF && et.limits.min == 3 &&
           et.limits.max == 8);
-    CHECK(weft_module_export(mod, 2, &name, &et) == WEFT_OK);
-    CHECK(et.kind == WEFT_EXTERN_MEMORY && et.limits.min == 1 && et.limits.max == 3);
-    CHECK(weft_module_export(mod, 4, &name, &et) == WEFT_OK);
-    CHECK(weft_name_is(name, "g1"));
-    CHECK(et.kind == WEFT_EXTERN_GLOBAL && et.global_type == WEFT_I64 && et.global_mutable);
-    CHECK(weft_module_export(mod, 8, &name, &et) == WEFT_OK);
-    CHECK(et.kind == WEFT_EXTERN_FUNC && et.func.nparams == 0 && et.func.nresults == 1);
-    CHECK(weft_module_export(mod, 10, &name, &et) == WEFT_ERR_NOT_FOUND);
-    CHECK_STR(weft_module_func_name(mod, 1), "two");
-    CHECK(weft_module_func_name(mod, 2) == NULL);
+    EXPECT(weft_module_export(mod, 2, &name, &et) == WEFT_OK);
+    EXPECT(et.kind == WEFT_EXTERN_MEMORY && et.limits.min == 1 && et.limits.max == 3);
+    EXPECT(weft_module_export(mod, 4, &name, &et) == WEFT_OK);
+    EXPECT(weft_name_is(name, "g1"));
+    EXPECT(et.kind == WEFT_EXTERN_GLOBAL && et.global_type == WEFT_I64 && et.global_mutable);
+    EXPECT(weft_module_export(mod, 8, &name, &et) == WEFT_OK);
+    EXPECT(et.kind == WEFT_EXTERN_FUNC && et.func.nparams == 0 && et.func.nresults == 1);
+    EXPECT(weft_module_export(mod, 10, &name, &et) == WEFT_ERR_NOT_FOUND);
+    EXPECT_STR(weft_module_func_name(mod, 1), "two");
+    EXPECT(weft_module_func_name(mod, 2) == NULL);
 
     /* A linker with the instance's exports feeds another module. */
     weft_linker *l = weft_linker_new(s);
-    CHECK(weft_linker_define_instance(l, "defs", inst) == WEFT_OK);
+    EXPECT(weft_linker_define_instance(l, "defs", inst) == WEFT_OK);
     weft_instance *u = NULL;
-    CHECK(weft_linker_instantiate(l, user, &u, &err) == WEFT_OK && u);
+    EXPECT(weft_linker_instantiate(l, user, &u, &err) == WEFT_OK && u);
     if (u) {
-        CHECK(u->mem0 == mem && u->funcs[0] == two && u->tables[0] == tab);
-        CHECK(weft_global_get(u->globals[0]).of.i64 == 9);
+        EXPECT(u->mem0 == mem && u->funcs[0] == two && u->tables[0] == tab);
+        EXPECT(weft_global_get(u->globals[0]).of.i64 == 9);
     }
     /* Redefinition replaces: now "defs" names inst2's objects. */
-    CHECK(weft_linker_define_instance(l, "defs", inst2) == WEFT_OK);
-    CHECK(weft_linker_instantiate(l, user, &u, &err) == WEFT_OK && u);
-    if (u) CHECK(u->mem0 == inst2->mem0 && u->funcs[0] == weft_instance_func(inst2, "two"));
+    EXPECT(weft_linker_define_instance(l, "defs", inst2) == WEFT_OK);
+    EXPECT(weft_linker_instantiate(l, user, &u, &err) == WEFT_OK && u);
+    if (u) EXPECT(u->mem0 == inst2->mem0 && u->funcs[0] == weft_instance_func(inst2, "two"));
     weft_linker_free(l);
 
 out:
@@ -818,6 +788,5 @@ int main(void) {
     test_segments_trap(engine);
     test_definitions(engine);
     weft_engine_free(engine);
-    printf("runtime_test: %d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
+    return check_summary("runtime_test");
 }

@@ -23,16 +23,7 @@
 
 #include "weft.h"
 
-static int checks, failures;
-
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        checks++;                                                                   \
-        if (!(cond)) {                                                              \
-            failures++;                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                           \
-    } while (0)
+#include "check.h"
 
 typedef struct pattern {
     const char *name;
@@ -162,7 +153,7 @@ static void check_shape(const buf *mod, bool endless, const char *what) {
     weft_module *m = NULL;
     weft_error err;
     weft_status st = weft_module_load(engine, mod->b, mod->n, &m, &err);
-    CHECK(st == WEFT_OK);
+    EXPECT(st == WEFT_OK);
     if (st != WEFT_OK) {
         fprintf(stderr, "  shape %s: %s\n", what, err.message);
         return;
@@ -171,13 +162,13 @@ static void check_shape(const buf *mod, bool endless, const char *what) {
     if (!endless) {
         weft_store *s = weft_store_new(engine);
         weft_instance *inst = NULL;
-        CHECK(weft_instance_new(s, m, NULL, 0, &inst, &err) == WEFT_OK);
+        EXPECT(weft_instance_new(s, m, NULL, 0, &inst, &err) == WEFT_OK);
         weft_func *f = inst ? weft_instance_func(inst, "f") : NULL;
-        CHECK(f != NULL);
+        EXPECT(f != NULL);
         weft_val res[1];
         size_t nres = f ? weft_func_type(f).nresults : 0;
         st = f ? weft_func_call(f, NULL, 0, res, nres, &err) : WEFT_ERR_NOT_FOUND;
-        CHECK(st == WEFT_OK || st == WEFT_ERR_TRAP);
+        EXPECT(st == WEFT_OK || st == WEFT_ERR_TRAP);
         ran++;
         if (st == WEFT_ERR_TRAP) trapped++;
         weft_store_free(s);
@@ -217,7 +208,7 @@ static void all_shapes(void) {
                     n++;
                 }
     printf("shapes: %u built, %u loaded, %u called (%u trapped)\n", n, loaded, ran, trapped);
-    CHECK(loaded == n);
+    EXPECT(loaded == n);
 }
 
 /* Export "f" of a module, started on a new execution in a new store. */
@@ -229,14 +220,14 @@ typedef struct started {
 
 static bool start_f(const uint8_t *bytes, size_t len, started *st) {
     memset(st, 0, sizeof *st);
-    CHECK(weft_module_load(engine, bytes, len, &st->m, NULL) == WEFT_OK);
+    EXPECT(weft_module_load(engine, bytes, len, &st->m, NULL) == WEFT_OK);
     if (!st->m) return false;
     st->s = weft_store_new(engine);
     weft_instance *inst = NULL;
-    CHECK(weft_instance_new(st->s, st->m, NULL, 0, &inst, NULL) == WEFT_OK);
+    EXPECT(weft_instance_new(st->s, st->m, NULL, 0, &inst, NULL) == WEFT_OK);
     st->e = weft_exec_new(st->s);
     weft_func *f = inst ? weft_instance_func(inst, "f") : NULL;
-    CHECK(st->e && f && weft_exec_start(st->e, f, NULL, 0) == WEFT_OK);
+    EXPECT(st->e && f && weft_exec_start(st->e, f, NULL, 0) == WEFT_OK);
     return true;
 }
 
@@ -268,7 +259,7 @@ static void issue_shapes(void) {
     started st;
     weft_error err;
     if (start_f(a, sizeof a, &st)) {
-        CHECK(weft_exec_run(st.e, &err) == WEFT_OK);
+        EXPECT(weft_exec_run(st.e, &err) == WEFT_OK);
         finish(&st);
     }
     if (start_f(b, sizeof b, &st)) {
@@ -277,14 +268,14 @@ static void issue_shapes(void) {
            would, with a trap. */
         for (int i = 0; i < 3; i++) {
             weft_exec_request(st.e, WEFT_ATTN_SUSPEND);
-            CHECK(weft_exec_run(st.e, &err) == WEFT_SUSPENDED);
+            EXPECT(weft_exec_run(st.e, &err) == WEFT_SUSPENDED);
         }
         weft_exec_request(st.e, WEFT_ATTN_STOP);
-        CHECK(weft_exec_run(st.e, &err) == WEFT_ERR_TRAP && err.trap == WEFT_TRAP_STOPPED);
+        EXPECT(weft_exec_run(st.e, &err) == WEFT_ERR_TRAP && err.trap == WEFT_TRAP_STOPPED);
         finish(&st);
     }
     if (start_f(c, sizeof c, &st)) {
-        CHECK(weft_exec_run(st.e, &err) == WEFT_ERR_TRAP && err.trap == WEFT_TRAP_UNREACHABLE);
+        EXPECT(weft_exec_run(st.e, &err) == WEFT_ERR_TRAP && err.trap == WEFT_TRAP_UNREACHABLE);
         finish(&st);
     }
 }
@@ -295,6 +286,5 @@ int main(void) {
     issue_shapes();
     all_shapes();
     weft_engine_free(engine);
-    printf("shapes_test: %d checks, %d failed\n", checks, failures);
-    return failures != 0;
+    return check_summary("shapes_test");
 }

@@ -10,16 +10,7 @@
 
 #include "weft.h"
 
-static int checks, failures;
-
-#define CHECK(cond)                                                                 \
-    do {                                                                            \
-        checks++;                                                                   \
-        if (!(cond)) {                                                              \
-            failures++;                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                           \
-    } while (0)
+#include "check.h"
 
 static weft_val v128_u32(uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
     weft_val v;
@@ -48,14 +39,9 @@ static weft_status host_swap(weft_caller *c, void *env, const weft_val *a, weft_
 }
 
 static weft_module *load(weft_engine *engine, weft_status *st) {
-    char path[512];
-    const char *file = __FILE__;
-    const char *slash = strrchr(file, '/');
-    int dirlen = slash ? (int)(slash - file + 1) : 0;
-    snprintf(path, sizeof path, "%.*sdata/simd_api.wasm", dirlen, file);
     weft_module *m = NULL;
     weft_error err;
-    *st = weft_module_load_file(engine, path, &m, &err);
+    *st = weft_module_load_file(engine, "tests/unit/data/simd_api.wasm", &m, &err);
     return m;
 }
 
@@ -69,7 +55,7 @@ int main(void) {
     weft_engine *engine = weft_engine_new(NULL);
     weft_status st;
     weft_module *m = load(engine, &st);
-    CHECK(st == WEFT_OK && m);
+    EXPECT(st == WEFT_OK && m);
     if (!m) return 1;
     weft_store *store = weft_store_new(engine);
     weft_linker *linker = weft_linker_new(store);
@@ -78,16 +64,16 @@ int main(void) {
     weft_functype swap_t = {2, 2, sp, sr};
     weft_func *swap = weft_func_new(store, &swap_t, host_swap, NULL, NULL);
     weft_global *g = NULL;
-    CHECK(weft_global_new(store, v128_u32(0x01020304, 0, 0, 0xFFFFFFFF), true, &g, NULL) == WEFT_OK);
+    EXPECT(weft_global_new(store, v128_u32(0x01020304, 0, 0, 0xFFFFFFFF), true, &g, NULL) == WEFT_OK);
     weft_extern e_swap = {.kind = WEFT_EXTERN_FUNC}, e_g = {.kind = WEFT_EXTERN_GLOBAL};
     e_swap.of.func = swap;
     e_g.of.global = g;
-    CHECK(weft_linker_define(linker, "host", "swap", e_swap) == WEFT_OK);
-    CHECK(weft_linker_define(linker, "host", "g", e_g) == WEFT_OK);
+    EXPECT(weft_linker_define(linker, "host", "swap", e_swap) == WEFT_OK);
+    EXPECT(weft_linker_define(linker, "host", "g", e_g) == WEFT_OK);
     weft_instance *inst = NULL;
     weft_error err;
     st = weft_linker_instantiate(linker, m, &inst, &err);
-    CHECK(st == WEFT_OK);
+    EXPECT(st == WEFT_OK);
     if (st != WEFT_OK) {
         fprintf(stderr, "instantiate: %s\n", err.message);
         return 1;
@@ -95,19 +81,19 @@ int main(void) {
 
     /* wasm -> host -> wasm, a v128 each way beside an i32. */
     weft_val arg = v128_u32(10, 20, 30, 40), res[3];
-    CHECK(weft_func_call(export_func(inst, "via_host"), &arg, 1, res, 2, &err) == WEFT_OK);
-    CHECK(res[0].type == WEFT_V128 && lane32(&res[0], 0) == 40 && lane32(&res[0], 3) == 10);
-    CHECK(res[1].type == WEFT_I32 && res[1].of.i32 == 8);
+    EXPECT(weft_func_call(export_func(inst, "via_host"), &arg, 1, res, 2, &err) == WEFT_OK);
+    EXPECT(res[0].type == WEFT_V128 && lane32(&res[0], 0) == 40 && lane32(&res[0], 3) == 10);
+    EXPECT(res[1].type == WEFT_I32 && res[1].of.i32 == 8);
 
     /* The host's v128 global, read and written by wasm and by the host. */
-    CHECK(weft_func_call(export_func(inst, "bump"), NULL, 0, res, 1, &err) == WEFT_OK);
-    CHECK(lane32(&res[0], 0) == 0x02030405 && lane32(&res[0], 1) == 0x01010101 &&
+    EXPECT(weft_func_call(export_func(inst, "bump"), NULL, 0, res, 1, &err) == WEFT_OK);
+    EXPECT(lane32(&res[0], 0) == 0x02030405 && lane32(&res[0], 1) == 0x01010101 &&
           lane32(&res[0], 3) == 0);
     weft_val gv = weft_global_get(g);
-    CHECK(gv.type == WEFT_V128 && !memcmp(gv.of.v128, res[0].of.v128, 16));
-    CHECK(weft_global_set(g, v128_u32(1, 2, 3, 4)) == WEFT_OK);
-    CHECK(weft_func_call(export_func(inst, "bump"), NULL, 0, res, 1, &err) == WEFT_OK);
-    CHECK(lane32(&res[0], 0) == 0x01010102 && lane32(&res[0], 3) == 0x01010105);
+    EXPECT(gv.type == WEFT_V128 && !memcmp(gv.of.v128, res[0].of.v128, 16));
+    EXPECT(weft_global_set(g, v128_u32(1, 2, 3, 4)) == WEFT_OK);
+    EXPECT(weft_func_call(export_func(inst, "bump"), NULL, 0, res, 1, &err) == WEFT_OK);
+    EXPECT(lane32(&res[0], 0) == 0x01010102 && lane32(&res[0], 3) == 0x01010105);
 
     /* Scalars around v128 params, locals and results. */
     weft_val la[3];
@@ -117,16 +103,16 @@ int main(void) {
     la[1] = v128_u32(1, 0, 2, 0); /* i64x2 (1, 2) */
     la[2].type = WEFT_I64;
     la[2].of.i64 = -5;
-    CHECK(weft_func_call(export_func(inst, "locals"), la, 3, res, 3, &err) == WEFT_OK);
-    CHECK(res[0].type == WEFT_I64 && res[0].of.i64 == -5);
+    EXPECT(weft_func_call(export_func(inst, "locals"), la, 3, res, 3, &err) == WEFT_OK);
+    EXPECT(res[0].type == WEFT_I64 && res[0].of.i64 == -5);
     uint64_t two_bits;
     memcpy(&two_bits, &two, 8);
     uint64_t l0, l1;
     memcpy(&l0, res[1].of.v128, 8);
     memcpy(&l1, res[1].of.v128 + 8, 8);
-    CHECK(l0 == two_bits + 1 && l1 == two_bits + 2);
+    EXPECT(l0 == two_bits + 1 && l1 == two_bits + 2);
     memcpy(&got, &res[2].of.f64_bits, 8);
-    CHECK(res[2].type == WEFT_F64 && got == 2.0);
+    EXPECT(res[2].type == WEFT_F64 && got == 2.0);
 
     weft_linker_free(linker);
     weft_store_free(store);
@@ -138,10 +124,9 @@ int main(void) {
     cfg.disabled_features = WEFT_FEATURE_SIMD;
     weft_engine *off = weft_engine_new(&cfg);
     weft_module *m2 = load(off, &st);
-    CHECK(st == WEFT_ERR_MALFORMED && !m2);
+    EXPECT(st == WEFT_ERR_MALFORMED && !m2);
     weft_engine_free(off);
     weft_engine_free(engine);
 
-    printf("simd_test: %d checks, %d failed\n", checks, failures);
-    return failures ? 1 : 0;
+    return check_summary("simd_test");
 }

@@ -4,20 +4,10 @@
    uninterrupted run computes. */
 #include <pthread.h>
 #include <stdio.h>
-#include <time.h>
 
 #include "weft.h"
 
-#include <stdlib.h>
-
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            fprintf(stderr, "suspend_test: " __VA_ARGS__);                 \
-            fprintf(stderr, "\n");                                         \
-            exit(1);                                                       \
-        }                                                                  \
-    } while (0)
+#include "check.h"
 
 static const int64_t N = 60000000; /* a second or more of interpretation */
 
@@ -49,9 +39,7 @@ static int64_t reference(int64_t n) {
 int main(void) {
     weft_engine *engine = weft_engine_new(NULL);
     weft_error err;
-    weft_module *mod;
-    CHECK(weft_module_load_file(engine, "tests/unit/data/suspend_loop.wasm", &mod, &err) == WEFT_OK,
-          "load: %s", err.message);
+    weft_module *mod = CHECK_LOAD(engine, "tests/unit/data/suspend_loop.wasm");
     weft_store *store = weft_store_new(engine);
     weft_instance *inst;
     CHECK(weft_instance_new(store, mod, NULL, 0, &inst, &err) == WEFT_OK, "instantiate: %s", err.message);
@@ -73,8 +61,7 @@ int main(void) {
     run_arg a = {.exec = exec};
     pthread_t ta;
     pthread_create(&ta, NULL, run_on_thread, &a);
-    struct timespec pause = {0, 50 * 1000 * 1000};
-    nanosleep(&pause, NULL);
+    sleep_ms(50);
     weft_exec_request(exec, WEFT_ATTN_SUSPEND);
     pthread_join(ta, NULL);
     CHECK(a.status == WEFT_SUSPENDED, "expected WEFT_SUSPENDED, got %d (the loop finished before the request?)",
@@ -88,7 +75,7 @@ int main(void) {
         pthread_t tb;
         pthread_create(&tb, NULL, run_on_thread, &b);
         if (pauses < 4) {
-            nanosleep(&pause, NULL);
+            sleep_ms(50);
             weft_exec_request(exec, WEFT_ATTN_SUSPEND);
         }
         pthread_join(tb, NULL);

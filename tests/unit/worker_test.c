@@ -11,11 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <fcntl.h>
 #include <unistd.h>
 
 #include "weft.h"
+
+#include "check.h"
 
 /* A message of 2^45 bytes must fail to allocate, not abort the test. */
 __attribute__((visibility("default"))) const char *__asan_default_options(void);
@@ -23,43 +24,11 @@ const char *__asan_default_options(void) { return "allocator_may_return_null=1";
 __attribute__((visibility("default"))) const char *__tsan_default_options(void);
 const char *__tsan_default_options(void) { return "allocator_may_return_null=1"; }
 
-static _Atomic int checks; /* CHECK runs on hook threads too */
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        checks++;                                                          \
-        if (!(cond)) {                                                     \
-            fprintf(stderr, "worker_test:%d: ", __LINE__);                 \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fprintf(stderr, "\n");                                         \
-            exit(1);                                                       \
-        }                                                                  \
-    } while (0)
-
 #define MS 1000000LL
 
 static weft_engine *engine;
 static weft_sched *sched;
 static weft_module *guest, *shared_mod, *wasi_mod;
-
-static int64_t now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static void sleep_ms(int ms) {
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
-static weft_module *load(const char *name) {
-    char path[256];
-    snprintf(path, sizeof path, "tests/workers/wasm/%s.wasm", name);
-    weft_module *m = NULL;
-    weft_error err;
-    CHECK(weft_module_load_file(engine, path, &m, &err) == WEFT_OK, "%s: %s", path, err.message);
-    return m;
-}
 
 static weft_worker *spawn_cfg(weft_sched *s, weft_module *m, weft_worker_config *c) {
     weft_worker *w = NULL;
@@ -753,9 +722,9 @@ int main(void) {
     weft_error err;
     weft_sched_config sc = {.runners = 2};
     CHECK(weft_sched_new(engine, &sc, &sched, &err) == WEFT_OK, "sched: %s", err.message);
-    guest = load("guest");
-    shared_mod = load("shared");
-    wasi_mod = load("wasi");
+    guest = CHECK_LOAD(engine, "tests/workers/wasm/guest.wasm");
+    shared_mod = CHECK_LOAD(engine, "tests/workers/wasm/shared.wasm");
+    wasi_mod = CHECK_LOAD(engine, "tests/workers/wasm/wasi.wasm");
     spawn_errors();
     round_trip();
     inbox_limits();
@@ -779,6 +748,6 @@ int main(void) {
     weft_module_release(shared_mod);
     weft_module_release(wasi_mod);
     weft_engine_free(engine);
-    printf("worker_test: ok (%d checks)\n", atomic_load(&checks));
+    printf("worker_test: ok (%d checks)\n", atomic_load(&check_count));
     return 0;
 }

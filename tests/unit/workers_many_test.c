@@ -6,19 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "weft.h"
 
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            fprintf(stderr, "workers_many_test:%d: ", __LINE__);           \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fprintf(stderr, "\n");                                         \
-            exit(1);                                                       \
-        }                                                                  \
-    } while (0)
+#include "check.h"
 
 /* ThreadSanitizer's own allocator runs out of room for the shadow of
    10,000 workers' mappings; under it the test runs 1,000. */
@@ -48,9 +39,7 @@ int main(void) {
     weft_error err;
     weft_sched *sched;
     CHECK(weft_sched_new(engine, NULL, &sched, &err) == WEFT_OK, "sched: %s", err.message);
-    weft_module *mod;
-    CHECK(weft_module_load_file(engine, "tests/workers/wasm/guest.wasm", &mod, &err) == WEFT_OK, "%s",
-          err.message);
+    weft_module *mod = CHECK_LOAD(engine, "tests/workers/wasm/guest.wasm");
     weft_worker **w = calloc(N, sizeof *w);
     CHECK(w, "calloc");
     weft_worker_config c;
@@ -64,10 +53,7 @@ int main(void) {
     char *buf = malloc(size);
     CHECK(buf, "malloc");
     size_t parked = 0;
-    for (int tries = 0; tries < 30000 && (parked = count_parked(sched, buf, size)) < N; tries++) {
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
+    for (int tries = 0; tries < 30000 && (parked = count_parked(sched, buf, size)) < N; tries++) sleep_ms(1);
     CHECK(parked == N, "%zu of %d workers parked in recv", parked, N);
     for (int i = 0; i < N; i++) {
         char msg[16];
