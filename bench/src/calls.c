@@ -16,7 +16,9 @@
 #include <stdio.h>
 
 #define NOINLINE __attribute__((noinline))
+#ifndef REPEAT
 #define REPEAT 4000
+#endif
 
 /* ---- table -------------------------------------------------------------- */
 

@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#ifndef ITERATIONS
 #define ITERATIONS 15000
+#endif
 
 /* ---- crc ---------------------------------------------------------------- */
 

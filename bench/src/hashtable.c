@@ -13,8 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef KEYS
 #define KEYS 60000u
+#endif
+#ifndef ROUNDS
 #define ROUNDS 12
+#endif
 
 struct node {
     struct node *next;

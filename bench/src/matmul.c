@@ -9,8 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifndef N
 #define N 256
+#endif
+#ifndef ROUNDS
 #define ROUNDS 32
+#endif
 
 static double *mat_new(void)
 {

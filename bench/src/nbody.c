@@ -8,7 +8,9 @@
 #include <math.h>
 #include <stdio.h>
 
+#ifndef STEPS
 #define STEPS 5000000
+#endif
 #define NBODIES 5
 
 static const double PI = 3.141592653589793;

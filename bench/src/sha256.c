@@ -10,8 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef BUF_SIZE
 #define BUF_SIZE (1u << 20)
+#endif
+#ifndef ROUNDS
 #define ROUNDS 80
+#endif
 
 struct sha256 {
     uint32_t h[8];

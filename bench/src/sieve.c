@@ -12,10 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef LIMIT
 #define LIMIT 4000000u
+#endif
+#ifndef REPEAT
 #define REPEAT 8
+#endif
+#ifndef SORT_N
 #define SORT_N 500000u
+#endif
+#ifndef SORT_ROUNDS
 #define SORT_ROUNDS 6
+#endif
 
 static uint32_t sieve(uint8_t *composite, uint32_t limit, uint64_t *sum)
 {

@@ -29,6 +29,19 @@ enum op {
 #define STACK_MAX 4096
 #define MEM_WORDS 2048
 #define MAX_LABELS 32
+/* The guest programs' sizes (tests/pairs builds them smaller). */
+#ifndef VM_COLLATZ
+#define VM_COLLATZ 100000
+#endif
+#ifndef VM_FIB
+#define VM_FIB 25
+#endif
+#ifndef VM_SORT
+#define VM_SORT 1500
+#endif
+#ifndef VM_SORT_ROUNDS
+#define VM_SORT_ROUNDS 4
+#endif
 
 struct asm_ctx {
     int32_t code[CODE_MAX];
@@ -286,9 +299,9 @@ int main(void)
     static struct asm_ctx a;
     static struct vm vm;
 
-    int e_collatz = build_collatz(&a, 100000);
-    int e_fib = build_fib(&a, 25);
-    int e_sort = build_sort(&a, 1500, 4);
+    int e_collatz = build_collatz(&a, VM_COLLATZ);
+    int e_fib = build_fib(&a, VM_FIB);
+    int e_sort = build_sort(&a, VM_SORT, VM_SORT_ROUNDS);
     resolve(&a);
 
     uint32_t r_collatz = vm_run(&vm, a.code, e_collatz, 3);

@@ -1908,6 +1908,7 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
     cf->const_base = const_base;
     cf->nconsts = nused;
     cf->frame_size = c->base + c->max_height;
+    cmp_pair_ops(cf->code, cf->code_len);
     *out = cf;
     return WEFT_OK;
 }
@@ -2079,11 +2080,15 @@ const char *cmp_op_name(uint32_t op) {
 #define CMP_X_SIMD(name, sub, kind, n, t) #name,
         CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED) CMP_IMM_OPS(CMP_X_IMM)
         CMP_SIMD_OPS(CMP_X_SIMD)
+#define CMP_X_PAIR(a, b, how) #a "+" #b,
+        CMP_PAIR_OPS(CMP_X_PAIR)
+#undef CMP_X_PAIR
 #undef CMP_X_SIMD
 #undef CMP_X_IMM
 #undef CMP_X_FUSED
 #undef CMP_X_NUM
 #undef CMP_X_OTHER
     };
+    _Static_assert(sizeof names / sizeof names[0] == CMP_OP_COUNT, "a name for every operation");
     return op < CMP_OP_COUNT ? names[op] : "?";
 }

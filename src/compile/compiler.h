@@ -163,4 +163,8 @@ weft_status cmp_simd_skip(compiler *c, bool consts);
 /* simd.c: the marker of v128 constant `v`, or NO_SLOT. */
 uint32_t cmp_vconst_slot(const compiler *c, const cmp_v128 *v);
 
+/* pairs.c: replaces, in a function's finished code, the word of every
+   operation followed by one it pairs with (CMP_PAIR_OPS) by the pair's. */
+void cmp_pair_ops(uint32_t *code, uint32_t len);
+
 #endif

@@ -139,6 +139,9 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
 #define CMP_X_SIMD(name, sub, kind, n, t) &&L_##name,
         CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED) CMP_IMM_OPS(CMP_X_IMM)
         CMP_SIMD_OPS(CMP_X_SIMD)
+#define CMP_X_PAIR(a, b, how) &&L_##a##__##b,
+        CMP_PAIR_OPS(CMP_X_PAIR)
+#undef CMP_X_PAIR
 #undef CMP_X_SIMD
 #undef CMP_X_IMM
 #undef CMP_X_FUSED
@@ -225,6 +228,11 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
     /* Operations with operands (dst, a[, b]). */
 #define UN(name, expr) OP(name) { fp[ip[1]] = (expr); ip += 3; NEXT(); }
 #define BIN(name, expr) OP(name) { fp[ip[1]] = (expr); ip += 4; NEXT(); }
+/* Operations that may start or end a pair (CMP_PAIR_OPS in ops.h) have
+   their body, without the step to the next operation, in BODY_<name>:
+   SOLO makes the operation's own handler of it, PAIR_SEQ the pair's. */
+#define SOLO(name) OP(name) { BODY_##name ip += CMP_LEN_##name; NEXT(); }
+#define BODY_BIN(expr) fp[ip[1]] = (expr);
 #define BIN_I32(name, op) BIN(name, (uint32_t)(U32(2) op U32(3)))
 #define BIN_I64(name, op) BIN(name, U64(2) op U64(3))
 #define CMP_S32(name, op) BIN(name, (uint64_t)(I32(2) op I32(3)))
@@ -260,9 +268,11 @@ dispatch:
     UN(I32_EQZ, (uint64_t)(U32(2) == 0))
     CMP_U32(I32_NE, !=)
     CMP_S32(I32_LT_S, <)
-    CMP_U32(I32_LT_U, <)
+#define BODY_I32_LT_U BODY_BIN((uint64_t)(U32(2) < U32(3)))
+    SOLO(I32_LT_U)
     CMP_S32(I32_GT_S, >)
-    CMP_U32(I32_GT_U, >)
+#define BODY_I32_GT_U BODY_BIN((uint64_t)(U32(2) > U32(3)))
+    SOLO(I32_GT_U)
     CMP_S32(I32_LE_S, <=)
     CMP_U32(I32_LE_U, <=)
     CMP_S32(I32_GE_S, >=)
@@ -294,9 +304,12 @@ dispatch:
     UN(I32_CLZ, U32(2) ? (uint64_t)__builtin_clz(U32(2)) : 32)
     UN(I32_CTZ, U32(2) ? (uint64_t)__builtin_ctz(U32(2)) : 32)
     UN(I32_POPCNT, (uint64_t)__builtin_popcount(U32(2)))
-    BIN_I32(I32_ADD, +)
-    BIN_I32(I32_SUB, -)
-    BIN_I32(I32_MUL, *)
+#define BODY_I32_ADD BODY_BIN((uint32_t)(U32(2) + U32(3)))
+    SOLO(I32_ADD)
+#define BODY_I32_SUB BODY_BIN((uint32_t)(U32(2) - U32(3)))
+    SOLO(I32_SUB)
+#define BODY_I32_MUL BODY_BIN((uint32_t)(U32(2) * U32(3)))
+    SOLO(I32_MUL)
     OP(I32_DIV_S) {
         int32_t a = I32(2), b = I32(3);
         if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);
@@ -326,9 +339,11 @@ dispatch:
         ip += 4;
         NEXT();
     }
-    BIN_I32(I32_AND, &)
+#define BODY_I32_AND BODY_BIN((uint32_t)(U32(2) & U32(3)))
+    SOLO(I32_AND)
     BIN_I32(I32_OR, |)
-    BIN_I32(I32_XOR, ^)
+#define BODY_I32_XOR BODY_BIN((uint32_t)(U32(2) ^ U32(3)))
+    SOLO(I32_XOR)
     BIN(I32_SHL, (uint32_t)(U32(2) << (U32(3) & 31)))
     BIN(I32_SHR_S, (uint32_t)(I32(2) >> (U32(3) & 31)))
     BIN(I32_SHR_U, (uint32_t)(U32(2) >> (U32(3) & 31)))
@@ -399,11 +414,16 @@ dispatch:
     UN(F64_FLOOR, bits_f64(f64_round(floor, F64(2))))
     UN(F64_TRUNC, bits_f64(f64_round(trunc, F64(2))))
     UN(F64_NEAREST, bits_f64(f64_round(nearbyint, F64(2))))
-    UN(F64_SQRT, bits_f64(sqrt(F64(2))))
-    BIN_F64(F64_ADD, +)
-    BIN_F64(F64_SUB, -)
-    BIN_F64(F64_MUL, *)
-    BIN_F64(F64_DIV, /)
+#define BODY_F64_SQRT BODY_BIN(bits_f64(sqrt(F64(2))))
+    SOLO(F64_SQRT)
+#define BODY_F64_ADD BODY_BIN(bits_f64(F64(2) + F64(3)))
+    SOLO(F64_ADD)
+#define BODY_F64_SUB BODY_BIN(bits_f64(F64(2) - F64(3)))
+    SOLO(F64_SUB)
+#define BODY_F64_MUL BODY_BIN(bits_f64(F64(2) * F64(3)))
+    SOLO(F64_MUL)
+#define BODY_F64_DIV BODY_BIN(bits_f64(F64(2) / F64(3)))
+    SOLO(F64_DIV)
     BIN(F64_MIN, bits_f64(f64_min(F64(2), F64(3))))
     BIN(F64_MAX, bits_f64(f64_max(F64(2), F64(3))))
     BIN(F64_COPYSIGN, (U64(2) & 0x7FFFFFFFFFFFFFFFull) | (U64(3) & 0x8000000000000000ull))
@@ -462,42 +482,41 @@ dispatch:
         if (BASE_UNLIKELY(ATTENTION())) goto attention;                              \
         NEXT();                                                                      \
     } while (0)
-    OP(BR) { JUMP(1); }
-    OP(BR_IF) {
-        if (U32(1)) JUMP(2);
-        ip += 3;
-        NEXT();
-    }
+#define BODY_BR JUMP(1);
+    SOLO(BR)
+#define BODY_BR_IF if (U32(1)) JUMP(2);
+    SOLO(BR_IF)
     OP(BR_UNLESS) {
         if (!U32(1)) JUMP(2);
         ip += 3;
         NEXT();
     }
-    OP(BR_TABLE) {
-        uint32_t i = U32(1), n = ip[2];
-        JUMP(3 + (i < n ? i : n));
+#define BODY_BR_TABLE                                                                \
+    {                                                                                \
+        uint32_t i_ = U32(1), n_ = ip[2];                                            \
+        JUMP(3 + (i_ < n_ ? i_ : n_));                                               \
     }
-#define BR_CMP(name, type, op)                                                       \
-    OP(name) {                                                                       \
-        if (type(1) op type(2)) JUMP(3);                                         \
-        ip += 4;                                                                     \
-        NEXT();                                                                      \
-    }
-    BR_CMP(BR_IF_I32_EQ, U32, ==) BR_CMP(BR_IF_I32_NE, U32, !=)
-    BR_CMP(BR_IF_I32_LT_S, I32, <) BR_CMP(BR_IF_I32_LT_U, U32, <)
-    BR_CMP(BR_IF_I32_GT_S, I32, >) BR_CMP(BR_IF_I32_GT_U, U32, >)
-    BR_CMP(BR_IF_I32_LE_S, I32, <=) BR_CMP(BR_IF_I32_LE_U, U32, <=)
+    OP(BR_TABLE) { BODY_BR_TABLE }
+#define BODY_BR_CMP(type, op) if (type(1) op type(2)) JUMP(3);
+#define BR_CMP(name, type, op) OP(name) { BODY_BR_CMP(type, op) ip += 4; NEXT(); }
+#define BODY_BR_IF_I32_EQ BODY_BR_CMP(U32, ==)
+#define BODY_BR_IF_I32_NE BODY_BR_CMP(U32, !=)
+    SOLO(BR_IF_I32_EQ) SOLO(BR_IF_I32_NE)
+#define BODY_BR_IF_I32_LT_U BODY_BR_CMP(U32, <)
+#define BODY_BR_IF_I32_GT_U BODY_BR_CMP(U32, >)
+    BR_CMP(BR_IF_I32_LT_S, I32, <) SOLO(BR_IF_I32_LT_U)
+#define BODY_BR_IF_I32_GT_S BODY_BR_CMP(I32, >)
+    SOLO(BR_IF_I32_GT_S) SOLO(BR_IF_I32_GT_U)
+#define BODY_BR_IF_I32_LE_S BODY_BR_CMP(I32, <=)
+    SOLO(BR_IF_I32_LE_S) BR_CMP(BR_IF_I32_LE_U, U32, <=)
     BR_CMP(BR_IF_I32_GE_S, I32, >=) BR_CMP(BR_IF_I32_GE_U, U32, >=)
     BR_CMP(BR_IF_I64_EQ, U64, ==) BR_CMP(BR_IF_I64_NE, U64, !=)
     BR_CMP(BR_IF_I64_LT_S, I64, <) BR_CMP(BR_IF_I64_LT_U, U64, <)
     BR_CMP(BR_IF_I64_GT_S, I64, >) BR_CMP(BR_IF_I64_GT_U, U64, >)
     BR_CMP(BR_IF_I64_LE_S, I64, <=) BR_CMP(BR_IF_I64_LE_U, U64, <=)
     BR_CMP(BR_IF_I64_GE_S, I64, >=) BR_CMP(BR_IF_I64_GE_U, U64, >=)
-    OP(BR_IF_I32_EQZ) {
-        if (!U32(1)) JUMP(2);
-        ip += 3;
-        NEXT();
-    }
+#define BODY_BR_IF_I32_EQZ if (!U32(1)) JUMP(2);
+    SOLO(BR_IF_I32_EQZ)
     OP(BR_IF_I64_EQZ) {
         if (!U64(1)) JUMP(2);
         ip += 3;
@@ -571,56 +590,65 @@ dispatch:
     }
 
     /* ---- data movement ---- */
-    OP(COPY) { fp[ip[1]] = fp[ip[2]]; ip += 3; NEXT(); }
-    OP(COPY2) {
-        fp[ip[1]] = fp[ip[2]];
-        fp[ip[3]] = fp[ip[4]];
-        ip += 5;
-        NEXT();
-    }
+#define BODY_COPY fp[ip[1]] = fp[ip[2]];
+    SOLO(COPY)
+#define BODY_COPY2 fp[ip[1]] = fp[ip[2]]; fp[ip[3]] = fp[ip[4]];
+    SOLO(COPY2)
     OP(CONST32) { fp[ip[1]] = ip[2]; ip += 3; NEXT(); }
     OP(CONST64) { fp[ip[1]] = (uint64_t)ip[2] | (uint64_t)ip[3] << 32; ip += 4; NEXT(); }
-    OP(SELECT) { fp[ip[1]] = U32(2) ? fp[ip[3]] : fp[ip[4]]; ip += 5; NEXT(); }
-    OP(GLOBAL_GET) { fp[ip[1]] = inst->globals[ip[2]]->value; ip += 3; NEXT(); }
-    OP(GLOBAL_SET) { inst->globals[ip[1]]->value = fp[ip[2]]; ip += 3; NEXT(); }
+#define BODY_SELECT fp[ip[1]] = U32(2) ? fp[ip[3]] : fp[ip[4]];
+    SOLO(SELECT)
+#define BODY_GLOBAL_GET fp[ip[1]] = inst->globals[ip[2]]->value;
+    SOLO(GLOBAL_GET)
+#define BODY_GLOBAL_SET inst->globals[ip[1]]->value = fp[ip[2]];
+    SOLO(GLOBAL_SET)
 
     /* ---- memory ---- */
-#define LOAD_OP(name, n, expr)                                                       \
-    OP(name) {                                                                       \
+#define BODY_LOAD(n, expr)                                                           \
+    {                                                                                \
         uint64_t ea = (uint64_t)U32(2) + ip[3];                                      \
         CHECK_MEM(ea, n);                                                            \
         const uint8_t *p = mem + ea;                                                 \
         fp[ip[1]] = (expr);                                                          \
-        ip += 4;                                                                     \
-        NEXT();                                                                      \
     }
-    LOAD_OP(LOAD32, 4, load32(p))
-    LOAD_OP(LOAD64, 8, load64(p))
-    LOAD_OP(LOAD8_U, 1, *p)
-    LOAD_OP(LOAD16_U, 2, load16(p))
+#define LOAD_OP(name, n, expr) OP(name) { BODY_LOAD(n, expr) ip += 4; NEXT(); }
+#define BODY_LOAD32 BODY_LOAD(4, load32(p))
+    SOLO(LOAD32)
+#define BODY_LOAD64 BODY_LOAD(8, load64(p))
+    SOLO(LOAD64)
+#define BODY_LOAD8_U BODY_LOAD(1, *p)
+    SOLO(LOAD8_U)
+#define BODY_LOAD16_U BODY_LOAD(2, load16(p))
+    SOLO(LOAD16_U)
     LOAD_OP(I32_LOAD8_S, 1, (uint32_t)(int32_t)(int8_t)*p)
     LOAD_OP(I32_LOAD16_S, 2, (uint32_t)(int32_t)(int16_t)load16(p))
     LOAD_OP(I64_LOAD8_S, 1, (uint64_t)(int64_t)(int8_t)*p)
     LOAD_OP(I64_LOAD16_S, 2, (uint64_t)(int64_t)(int16_t)load16(p))
     LOAD_OP(I64_LOAD32_S, 4, (uint64_t)(int64_t)(int32_t)load32(p))
     /* Loads whose address is a sum computed just before (fused). */
-#define LOAD_FUSED(name, n, expr)                                                    \
-    OP(name##_ADDI) {                                                                \
+#define BODY_LOAD_ADDI(n, expr)                                                      \
+    {                                                                                \
         uint64_t ea = (uint64_t)(uint32_t)(U32(2) + ip[3]) + ip[4];                  \
         CHECK_MEM(ea, n);                                                            \
         const uint8_t *p = mem + ea;                                                 \
         fp[ip[1]] = (expr);                                                          \
-        ip += 5;                                                                     \
-        NEXT();                                                                      \
-    }                                                                                \
-    OP(name##_ADD) {                                                                 \
+    }
+#define BODY_LOAD32_ADDI BODY_LOAD_ADDI(4, load32(p))
+#define BODY_LOAD64_ADDI BODY_LOAD_ADDI(8, load64(p))
+#define BODY_I32_LOAD16_S_ADDI BODY_LOAD_ADDI(2, (uint32_t)(int32_t)(int16_t)load16(p))
+#define BODY_LOAD_ADD(n, expr)                                                       \
+    {                                                                                \
         uint64_t ea = (uint64_t)(uint32_t)(U32(2) + U32(3)) + ip[4];                 \
         CHECK_MEM(ea, n);                                                            \
         const uint8_t *p = mem + ea;                                                 \
         fp[ip[1]] = (expr);                                                          \
-        ip += 5;                                                                     \
-        NEXT();                                                                      \
     }
+#define BODY_LOAD32_ADD BODY_LOAD_ADD(4, load32(p))
+#define BODY_LOAD8_U_ADDI BODY_LOAD_ADDI(1, *p)
+#define BODY_LOAD16_U_ADDI BODY_LOAD_ADDI(2, load16(p))
+#define LOAD_FUSED(name, n, expr)                                                    \
+    OP(name##_ADDI) { BODY_LOAD_ADDI(n, expr) ip += 5; NEXT(); }                     \
+    OP(name##_ADD) { BODY_LOAD_ADD(n, expr) ip += 5; NEXT(); }
     LOAD_FUSED(LOAD32, 4, load32(p))
     LOAD_FUSED(LOAD64, 8, load64(p))
     LOAD_FUSED(LOAD8_U, 1, *p)
@@ -630,52 +658,49 @@ dispatch:
     LOAD_FUSED(I64_LOAD8_S, 1, (uint64_t)(int64_t)(int8_t)*p)
     LOAD_FUSED(I64_LOAD16_S, 2, (uint64_t)(int64_t)(int16_t)load16(p))
     LOAD_FUSED(I64_LOAD32_S, 4, (uint64_t)(int64_t)(int32_t)load32(p))
-    OP(I32_SHR_U_AND) {
-        fp[ip[1]] = (uint32_t)((U32(2) >> (ip[3] & 31)) & ip[4]);
-        ip += 5;
-        NEXT();
+#define BODY_I32_SHR_U_AND fp[ip[1]] = (uint32_t)((U32(2) >> (ip[3] & 31)) & ip[4]);
+    SOLO(I32_SHR_U_AND)
+#define BODY_I32_ADD3 fp[ip[1]] = (uint32_t)(U32(2) + U32(3) + U32(4));
+    SOLO(I32_ADD3)
+#define BODY_I32_XOR_ROTL                                                            \
+    {                                                                                \
+        uint32_t b = U32(3), k = ip[4] & 31;                                         \
+        fp[ip[1]] = U32(2) ^ ((b << k) | (b >> ((32 - k) & 31)));                    \
     }
-    OP(I32_ADD3) {
-        fp[ip[1]] = (uint32_t)(U32(2) + U32(3) + U32(4));
-        ip += 5;
-        NEXT();
-    }
-    OP(I32_XOR_ROTL) {
-        uint32_t b = U32(3), k = ip[4] & 31;
-        fp[ip[1]] = U32(2) ^ ((b << k) | (b >> ((32 - k) & 31)));
-        ip += 5;
-        NEXT();
-    }
+    SOLO(I32_XOR_ROTL)
     /* Arithmetic whose second operand is loaded from memory (fused). */
-#define ARITH_LD(name, n, load, expr)                                                \
-    OP(name) {                                                                       \
+#define BODY_ARITH_LD(n, expr)                                                       \
+    {                                                                                \
         uint64_t ea = (uint64_t)U32(3) + ip[4];                                      \
         CHECK_MEM(ea, n);                                                            \
         const uint8_t *p = mem + ea;                                                 \
         fp[ip[1]] = (expr);                                                          \
-        ip += 5;                                                                     \
-        NEXT();                                                                      \
     }
-    ARITH_LD(F64_ADD_LD, 8, load64, bits_f64(F64(2) + f64_of(load64(p))))
+#define ARITH_LD(name, n, load, expr) OP(name) { BODY_ARITH_LD(n, expr) ip += 5; NEXT(); }
+#define BODY_F64_ADD_LD BODY_ARITH_LD(8, bits_f64(F64(2) + f64_of(load64(p))))
+    SOLO(F64_ADD_LD)
     ARITH_LD(F64_SUB_LD, 8, load64, bits_f64(F64(2) - f64_of(load64(p))))
-    ARITH_LD(F64_MUL_LD, 8, load64, bits_f64(F64(2) * f64_of(load64(p))))
+#define BODY_F64_MUL_LD BODY_ARITH_LD(8, bits_f64(F64(2) * f64_of(load64(p))))
+    SOLO(F64_MUL_LD)
     ARITH_LD(F32_ADD_LD, 4, load32, bits_f32(F32(2) + f32_of(load32(p))))
     ARITH_LD(F32_SUB_LD, 4, load32, bits_f32(F32(2) - f32_of(load32(p))))
     ARITH_LD(F32_MUL_LD, 4, load32, bits_f32(F32(2) * f32_of(load32(p))))
-    ARITH_LD(I32_ADD_LD, 4, load32, (uint32_t)(U32(2) + load32(p)))
-#define STORE_OP(name, n)                                                            \
-    OP(name) {                                                                       \
+#define BODY_I32_ADD_LD BODY_ARITH_LD(4, (uint32_t)(U32(2) + load32(p)))
+    SOLO(I32_ADD_LD)
+#define BODY_STORE(n)                                                                \
+    {                                                                                \
         uint64_t ea = (uint64_t)U32(1) + ip[3];                                      \
         CHECK_MEM(ea, n);                                                            \
         uint64_t v = fp[ip[2]];                                                      \
         memcpy(mem + ea, &v, n); /* little-endian host */                            \
-        ip += 4;                                                                     \
-        NEXT();                                                                      \
     }
-    STORE_OP(STORE8, 1)
-    STORE_OP(STORE16, 2)
-    STORE_OP(STORE32, 4)
-    STORE_OP(STORE64, 8)
+#define BODY_STORE8 BODY_STORE(1)
+#define BODY_STORE32 BODY_STORE(4)
+#define BODY_STORE64 BODY_STORE(8)
+    SOLO(STORE8)
+    OP(STORE16) { BODY_STORE(2) ip += 4; NEXT(); }
+    SOLO(STORE32)
+    SOLO(STORE64)
     OP(MEMORY_SIZE) {
         LOAD_MEM();
         fp[ip[1]] = (uint32_t)(mem_size / RT_PAGE_SIZE);
@@ -778,16 +803,25 @@ dispatch:
     /* ---- operations with an immediate second operand ---- */
 #define IMM32 (ip[3])
 #define IMM64 ((uint64_t)(int64_t)(int32_t)ip[3])
-    BIN(I32_ADD_IMM, (uint32_t)(U32(2) + IMM32))
-    BIN(I32_SUB_IMM, (uint32_t)(U32(2) - IMM32))
-    BIN(I32_MUL_IMM, (uint32_t)(U32(2) * IMM32))
-    BIN(I32_AND_IMM, (uint32_t)(U32(2) & IMM32))
+#define BODY_I32_ADD_IMM BODY_BIN((uint32_t)(U32(2) + IMM32))
+    SOLO(I32_ADD_IMM)
+#define BODY_I32_SUB_IMM BODY_BIN((uint32_t)(U32(2) - IMM32))
+    SOLO(I32_SUB_IMM)
+#define BODY_I32_MUL_IMM BODY_BIN((uint32_t)(U32(2) * IMM32))
+    SOLO(I32_MUL_IMM)
+#define BODY_I32_AND_IMM BODY_BIN((uint32_t)(U32(2) & IMM32))
+    SOLO(I32_AND_IMM)
     BIN(I32_OR_IMM, (uint32_t)(U32(2) | IMM32))
-    BIN(I32_XOR_IMM, (uint32_t)(U32(2) ^ IMM32))
-    BIN(I32_SHL_IMM, (uint32_t)(U32(2) << (IMM32 & 31)))
-    BIN(I32_SHR_S_IMM, (uint32_t)(I32(2) >> (IMM32 & 31)))
-    BIN(I32_SHR_U_IMM, (uint32_t)(U32(2) >> (IMM32 & 31)))
-    BIN(I64_ADD_IMM, U64(2) + IMM64)
+#define BODY_I32_XOR_IMM BODY_BIN((uint32_t)(U32(2) ^ IMM32))
+    SOLO(I32_XOR_IMM)
+#define BODY_I32_SHL_IMM BODY_BIN((uint32_t)(U32(2) << (IMM32 & 31)))
+    SOLO(I32_SHL_IMM)
+#define BODY_I32_SHR_S_IMM BODY_BIN((uint32_t)(I32(2) >> (IMM32 & 31)))
+    SOLO(I32_SHR_S_IMM)
+#define BODY_I32_SHR_U_IMM BODY_BIN((uint32_t)(U32(2) >> (IMM32 & 31)))
+    SOLO(I32_SHR_U_IMM)
+#define BODY_I64_ADD_IMM BODY_BIN(U64(2) + IMM64)
+    SOLO(I64_ADD_IMM)
     BIN(I64_SUB_IMM, U64(2) - IMM64)
     BIN(I64_MUL_IMM, U64(2) * IMM64)
     BIN(I64_AND_IMM, U64(2) & IMM64)
@@ -798,13 +832,16 @@ dispatch:
     BIN(I64_SHR_U_IMM, U64(2) >> (IMM64 & 63))
     /* (x << k) | (x >> (32 - k)), counts mod 32: one rotate instruction,
        where rotl32's general form tests for a zero count. */
-    BIN(I32_ROTL_IMM, (U32(2) << (IMM32 & 31)) | (U32(2) >> ((32 - IMM32) & 31)))
+#define BODY_I32_ROTL_IMM BODY_BIN((U32(2) << (IMM32 & 31)) | (U32(2) >> ((32 - IMM32) & 31)))
+    SOLO(I32_ROTL_IMM)
     BIN(I32_EQ_IMM, (uint64_t)(U32(2) == IMM32))
     BIN(I32_NE_IMM, (uint64_t)(U32(2) != IMM32))
-    BIN(I32_LT_S_IMM, (uint64_t)(I32(2) < (int32_t)IMM32))
+#define BODY_I32_LT_S_IMM BODY_BIN((uint64_t)(I32(2) < (int32_t)IMM32))
+    SOLO(I32_LT_S_IMM)
     BIN(I32_LT_U_IMM, (uint64_t)(U32(2) < IMM32))
     BIN(I32_GT_S_IMM, (uint64_t)(I32(2) > (int32_t)IMM32))
-    BIN(I32_GT_U_IMM, (uint64_t)(U32(2) > IMM32))
+#define BODY_I32_GT_U_IMM BODY_BIN((uint64_t)(U32(2) > IMM32))
+    SOLO(I32_GT_U_IMM)
     BIN(I32_LE_S_IMM, (uint64_t)(I32(2) <= (int32_t)IMM32))
     BIN(I32_LE_U_IMM, (uint64_t)(U32(2) <= IMM32))
     BIN(I32_GE_S_IMM, (uint64_t)(I32(2) >= (int32_t)IMM32))
@@ -819,18 +856,18 @@ dispatch:
     BIN(I64_LE_U_IMM, (uint64_t)(U64(2) <= IMM64))
     BIN(I64_GE_S_IMM, (uint64_t)(I64(2) >= (int64_t)IMM64))
     BIN(I64_GE_U_IMM, (uint64_t)(U64(2) >= IMM64))
-#define BR_CMP_IMM(name, lhs, op, rhs)                                               \
-    OP(name) {                                                                       \
-        if (lhs(1) op (rhs)) JUMP(3);                                                \
-        ip += 4;                                                                     \
-        NEXT();                                                                      \
-    }
-    BR_CMP_IMM(BR_IF_I32_EQ_IMM, U32, ==, ip[2])
-    BR_CMP_IMM(BR_IF_I32_NE_IMM, U32, !=, ip[2])
+#define BODY_BR_CMP_IMM(lhs, op, rhs) if (lhs(1) op (rhs)) JUMP(3);
+#define BR_CMP_IMM(name, lhs, op, rhs) OP(name) { BODY_BR_CMP_IMM(lhs, op, rhs) ip += 4; NEXT(); }
+#define BODY_BR_IF_I32_EQ_IMM BODY_BR_CMP_IMM(U32, ==, ip[2])
+    SOLO(BR_IF_I32_EQ_IMM)
+#define BODY_BR_IF_I32_NE_IMM BODY_BR_CMP_IMM(U32, !=, ip[2])
+    SOLO(BR_IF_I32_NE_IMM)
     BR_CMP_IMM(BR_IF_I32_LT_S_IMM, I32, <, (int32_t)ip[2])
-    BR_CMP_IMM(BR_IF_I32_LT_U_IMM, U32, <, ip[2])
+#define BODY_BR_IF_I32_LT_U_IMM BODY_BR_CMP_IMM(U32, <, ip[2])
+    SOLO(BR_IF_I32_LT_U_IMM)
     BR_CMP_IMM(BR_IF_I32_GT_S_IMM, I32, >, (int32_t)ip[2])
-    BR_CMP_IMM(BR_IF_I32_GT_U_IMM, U32, >, ip[2])
+#define BODY_BR_IF_I32_GT_U_IMM BODY_BR_CMP_IMM(U32, >, ip[2])
+    SOLO(BR_IF_I32_GT_U_IMM)
     BR_CMP_IMM(BR_IF_I32_LE_S_IMM, I32, <=, (int32_t)ip[2])
     BR_CMP_IMM(BR_IF_I32_LE_U_IMM, U32, <=, ip[2])
     BR_CMP_IMM(BR_IF_I32_GE_S_IMM, I32, >=, (int32_t)ip[2])
@@ -940,6 +977,26 @@ dispatch:
         ip += 6;
         NEXT();
     }
+    /* ---- pairs (CMP_PAIR_OPS in ops.h; compile/pairs.c) ---- */
+    /* Both bodies, stepping ip between them as the two handlers would: a
+       trap in the second names the second's position, and its branch
+       target word is where it always was. */
+#define PAIR_SEQ(a, b)                                                               \
+    OP(a##__##b) {                                                                   \
+        BODY_##a ip += CMP_LEN_##a;                                                  \
+        BODY_##b ip += CMP_LEN_##b;                                                  \
+        NEXT();                                                                      \
+    }
+    /* The first's body, then straight into the second's handler. */
+#if WEFT_DISPATCH_SWITCH
+#define PAIR_TAIL(a, b) OP(a##__##b) { BODY_##a ip += CMP_LEN_##a; NEXT(); }
+#else
+#define PAIR_TAIL(a, b) OP(a##__##b) { BODY_##a ip += CMP_LEN_##a; goto L_##b; }
+#endif
+#define CMP_X_PAIR(a, b, how) PAIR_##how(a, b)
+    CMP_PAIR_OPS(CMP_X_PAIR)
+#undef CMP_X_PAIR
+
 #if WEFT_DISPATCH_SWITCH
     default:
         __builtin_unreachable();
