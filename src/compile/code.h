@@ -32,8 +32,8 @@ typedef struct cmp_func {
     uint32_t nlocals;     /* params + declared locals */
     uint32_t frame_size;  /* slots used: locals, constants, temps, stack */
     /* On entry the declared locals (slots nparams .. nlocals) are zeroed
-       and the constants copied to slots const_base .. + nconsts. */
-    uint32_t const_base;
+       and the constants copied to the slots right after them, nlocals ..
+       + nconsts (exec_frame_init). */
     uint32_t nconsts;
     uint64_t *consts;
     /* Where each operation came from: pairs (code word index, module byte

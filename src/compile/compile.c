@@ -1905,7 +1905,6 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
         *w = cmp_is_vconst(*w) ? remap[c->nconsts + *w - VCONST_MARK] : remap[*w - CONST_MARK];
     }
     free(remap);
-    cf->const_base = const_base;
     cf->nconsts = nused;
     cf->frame_size = c->base + c->max_height;
     cmp_pair_ops(cf->code, cf->code_len);

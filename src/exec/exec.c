@@ -157,8 +157,7 @@ weft_status weft_exec_start(weft_exec *e, weft_func *func, const weft_val *args,
     atomic_store_explicit(&e->attention, e->store->fuel_metered ? EXEC_ATTN_FUEL : 0,
                           memory_order_relaxed);
     if (cf) {
-        memset(e->stack + cf->nparams, 0, (cf->nlocals - cf->nparams) * sizeof(uint64_t));
-        if (cf->nconsts) memcpy(e->stack + cf->const_base, cf->consts, cf->nconsts * sizeof(uint64_t));
+        exec_frame_init(e->stack, cf);
         e->ip = cf->code;
         e->fp = e->stack;
         e->fn = cf;
@@ -196,12 +195,7 @@ weft_status exec_lazy_enter(weft_exec *e, weft_error *err) {
         }
         return WEFT_ERR_TRAP;
     }
-    /* What `enter` does with a function's frame: declared locals to zero,
-       constants to their slots. */
-    uint64_t *p = fp + cf->nparams, *end = fp + cf->nlocals;
-    while (p < end) *p++ = 0;
-    const uint64_t *k = cf->consts;
-    for (end = p + cf->nconsts; p < end;) *p++ = *k++;
+    exec_frame_init(fp, cf);
     e->fn = cf;
     e->ip = cf->code;
     return WEFT_OK;

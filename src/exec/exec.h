@@ -186,4 +186,15 @@ weft_status exec_lazy_enter(weft_exec *e, weft_error *err);
 weft_status exec_trap(weft_exec *e, weft_trap trap, const char *message, const cmp_func *fn,
                       weft_instance *inst, const uint32_t *ip, weft_error *err);
 
+/* A function's frame at fp on entry (code.h): its declared locals zeroed,
+   its constants copied to the slots right after them. The parameters are
+   in place already. Every entry does this: a call (interp.c's `enter`), a
+   first call through a stub (exec_lazy_enter), weft_exec_start. */
+static inline void exec_frame_init(uint64_t *fp, const cmp_func *cf) {
+    uint64_t *p = fp + cf->nparams, *end = fp + cf->nlocals;
+    while (p < end) *p++ = 0;
+    const uint64_t *k = cf->consts;
+    for (end = p + cf->nconsts; p < end;) *p++ = *k++;
+}
+
 #endif

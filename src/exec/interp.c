@@ -265,12 +265,14 @@ dispatch:
 #endif
 
     CMP_S32(I32_EQ, ==)
-    UN(I32_EQZ, (uint64_t)(U32(2) == 0))
+#define BODY_I32_EQZ fp[ip[1]] = (uint64_t)(U32(2) == 0);
+    SOLO(I32_EQZ)
     CMP_U32(I32_NE, !=)
     CMP_S32(I32_LT_S, <)
 #define BODY_I32_LT_U BODY_BIN((uint64_t)(U32(2) < U32(3)))
     SOLO(I32_LT_U)
-    CMP_S32(I32_GT_S, >)
+#define BODY_I32_GT_S BODY_BIN((uint64_t)(I32(2) > I32(3)))
+    SOLO(I32_GT_S)
 #define BODY_I32_GT_U BODY_BIN((uint64_t)(U32(2) > U32(3)))
     SOLO(I32_GT_U)
     CMP_S32(I32_LE_S, <=)
@@ -353,7 +355,8 @@ dispatch:
     UN(I64_CLZ, U64(2) ? (uint64_t)__builtin_clzll(U64(2)) : 64)
     UN(I64_CTZ, U64(2) ? (uint64_t)__builtin_ctzll(U64(2)) : 64)
     UN(I64_POPCNT, (uint64_t)__builtin_popcountll(U64(2)))
-    BIN_I64(I64_ADD, +)
+#define BODY_I64_ADD BODY_BIN(U64(2) + U64(3))
+    SOLO(I64_ADD)
     BIN_I64(I64_SUB, -)
     BIN_I64(I64_MUL, *)
     OP(I64_DIV_S) {
@@ -510,7 +513,8 @@ dispatch:
 #define BODY_BR_IF_I32_LE_S BODY_BR_CMP(I32, <=)
     SOLO(BR_IF_I32_LE_S) BR_CMP(BR_IF_I32_LE_U, U32, <=)
     BR_CMP(BR_IF_I32_GE_S, I32, >=) BR_CMP(BR_IF_I32_GE_U, U32, >=)
-    BR_CMP(BR_IF_I64_EQ, U64, ==) BR_CMP(BR_IF_I64_NE, U64, !=)
+#define BODY_BR_IF_I64_NE BODY_BR_CMP(U64, !=)
+    BR_CMP(BR_IF_I64_EQ, U64, ==) SOLO(BR_IF_I64_NE)
     BR_CMP(BR_IF_I64_LT_S, I64, <) BR_CMP(BR_IF_I64_LT_U, U64, <)
     BR_CMP(BR_IF_I64_GT_S, I64, >) BR_CMP(BR_IF_I64_GT_U, U64, >)
     BR_CMP(BR_IF_I64_LE_S, I64, <=) BR_CMP(BR_IF_I64_LE_U, U64, <=)
@@ -621,7 +625,8 @@ dispatch:
 #define BODY_LOAD16_U BODY_LOAD(2, load16(p))
     SOLO(LOAD16_U)
     LOAD_OP(I32_LOAD8_S, 1, (uint32_t)(int32_t)(int8_t)*p)
-    LOAD_OP(I32_LOAD16_S, 2, (uint32_t)(int32_t)(int16_t)load16(p))
+#define BODY_I32_LOAD16_S BODY_LOAD(2, (uint32_t)(int32_t)(int16_t)load16(p))
+    SOLO(I32_LOAD16_S)
     LOAD_OP(I64_LOAD8_S, 1, (uint64_t)(int64_t)(int8_t)*p)
     LOAD_OP(I64_LOAD16_S, 2, (uint64_t)(int64_t)(int16_t)load16(p))
     LOAD_OP(I64_LOAD32_S, 4, (uint64_t)(int64_t)(int32_t)load32(p))
@@ -1049,13 +1054,7 @@ enter: {
         inst = cinst;
         LOAD_INST();
     }
-    {
-        /* Declared locals to zero, constants to their slots. */
-        uint64_t *p = fp + cf->nparams, *end = fp + cf->nlocals;
-        while (p < end) *p++ = 0;
-        const uint64_t *k = cf->consts;
-        for (end = p + cf->nconsts; p < end;) *p++ = *k++;
-    }
+    exec_frame_init(fp, cf);
     ip = cf->code;
     /* Function entry is a safe point. */
     if (BASE_UNLIKELY(ATTENTION())) goto attention;
