@@ -2079,7 +2079,9 @@ const char *cmp_op_name(uint32_t op) {
 #define CMP_X_SIMD(name, sub, kind, n, t) #name,
         CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED) CMP_IMM_OPS(CMP_X_IMM)
         CMP_SIMD_OPS(CMP_X_SIMD)
-#define CMP_X_PAIR(a, b, how) #a "+" #b,
+#define CMP_PAIR_NAME_SEQ(a, b) #a "+" #b, #a "+" #b ":1", #a "+" #b ":2",
+#define CMP_PAIR_NAME_TAIL(a, b) #a "+" #b,
+#define CMP_X_PAIR(a, b, how) CMP_PAIR_NAME_##how(a, b)
         CMP_PAIR_OPS(CMP_X_PAIR)
 #undef CMP_X_PAIR
 #undef CMP_X_SIMD

@@ -15,7 +15,10 @@ static uint32_t operand_count(uint32_t op) {
 #define CMP_X_SIMD(name, sub, kind, n, t) [CMP_##name] = CMP_SIMD_OPERAND_COUNT(kind),
         CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED) CMP_IMM_OPS(CMP_X_IMM)
         CMP_SIMD_OPS(CMP_X_SIMD)
-#define CMP_X_PAIR(a, b, how) [CMP_##a##__##b] = CMP_LEN_##a - 1, /* the first's */
+#define CMP_PAIR_COUNT_SEQ(a, b) [CMP_##a##__##b] = CMP_LEN_##a - 1, [CMP_##a##__##b##__D1] = CMP_LEN_##a - 1, \
+        [CMP_##a##__##b##__D2] = CMP_LEN_##a - 1,
+#define CMP_PAIR_COUNT_TAIL(a, b) [CMP_##a##__##b] = CMP_LEN_##a - 1,
+#define CMP_X_PAIR(a, b, how) CMP_PAIR_COUNT_##how(a, b) /* the first's */
         CMP_PAIR_OPS(CMP_X_PAIR)
 #undef CMP_X_PAIR
 #undef CMP_X_SIMD

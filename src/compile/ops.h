@@ -738,8 +738,10 @@ typedef enum cmp_simd_kind {
    both operations stay as they were, so a branch to the second still runs
    it alone, a pair's length is its first operation's, and a trap in the
    second reports the second's position. X(FIRST, SECOND, how): SEQ runs
-   both bodies in the one handler; TAIL runs the first's and jumps straight
-   to the second's handler (calls and returns, whose bodies leave the loop's
+   both bodies in the one handler (with two dependent forms, _D1 and _D2,
+   for a second whose first or second input is the first's result: see
+   CMP_PAIR_INPUTS); TAIL runs the first's and jumps straight to the
+   second's handler (calls and returns, whose bodies leave the loop's
    straight line). Chosen from the operation pairs that follow each other
    most often in the CPU suite's programs (bench/results/pairs-*.txt). */
 #define CMP_PAIR_OPS(X) \
@@ -933,6 +935,85 @@ typedef enum cmp_simd_kind {
     X(I64_ADD_IMM, BR_IF_I64_NE, SEQ) \
     X(I32_GT_S, I32_ADD_IMM, SEQ)
 
+/* The operations pairs are made of, with the words naming their inputs
+   (0: none) and whether word 1 is the slot they write: X(NAME, in1, in2,
+   dst). A pair whose second reads the first's result (its word in1 or in2
+   names the first's dst) runs as the pair's dependent form, which reads
+   the value through the first's own word: the C compiler then sees one
+   slot and keeps the value in a register instead of reloading the store
+   it has just made (a store-to-load round trip on the critical path). */
+#define CMP_PAIR_INPUTS(X) \
+    X(I32_EQZ, 2, 0, 1) \
+    X(F64_SQRT, 2, 0, 1) \
+    X(COPY, 2, 0, 1) \
+    X(LOAD32, 2, 0, 1) \
+    X(LOAD64, 2, 0, 1) \
+    X(LOAD8_U, 2, 0, 1) \
+    X(LOAD16_U, 2, 0, 1) \
+    X(I32_LOAD16_S, 2, 0, 1) \
+    X(LOAD32_ADDI, 2, 0, 1) \
+    X(LOAD64_ADDI, 2, 0, 1) \
+    X(I32_LOAD16_S_ADDI, 2, 0, 1) \
+    X(LOAD8_U_ADDI, 2, 0, 1) \
+    X(LOAD16_U_ADDI, 2, 0, 1) \
+    X(I32_SHR_U_AND, 2, 0, 1) \
+    X(I32_ADD_IMM, 2, 0, 1) \
+    X(I32_SUB_IMM, 2, 0, 1) \
+    X(I32_MUL_IMM, 2, 0, 1) \
+    X(I32_AND_IMM, 2, 0, 1) \
+    X(I32_XOR_IMM, 2, 0, 1) \
+    X(I32_SHL_IMM, 2, 0, 1) \
+    X(I32_SHR_S_IMM, 2, 0, 1) \
+    X(I32_SHR_U_IMM, 2, 0, 1) \
+    X(I64_ADD_IMM, 2, 0, 1) \
+    X(I32_ROTL_IMM, 2, 0, 1) \
+    X(I32_LT_S_IMM, 2, 0, 1) \
+    X(I32_GT_U_IMM, 2, 0, 1) \
+    X(I32_LT_U, 2, 3, 1) \
+    X(I32_GT_S, 2, 3, 1) \
+    X(I32_GT_U, 2, 3, 1) \
+    X(I32_ADD, 2, 3, 1) \
+    X(I32_SUB, 2, 3, 1) \
+    X(I32_MUL, 2, 3, 1) \
+    X(I32_AND, 2, 3, 1) \
+    X(I32_XOR, 2, 3, 1) \
+    X(I64_ADD, 2, 3, 1) \
+    X(F64_ADD, 2, 3, 1) \
+    X(F64_SUB, 2, 3, 1) \
+    X(F64_MUL, 2, 3, 1) \
+    X(F64_DIV, 2, 3, 1) \
+    X(LOAD32_ADD, 2, 3, 1) \
+    X(I32_ADD3, 2, 3, 1) \
+    X(I32_XOR_ROTL, 2, 3, 1) \
+    X(F64_ADD_LD, 2, 3, 1) \
+    X(F64_MUL_LD, 2, 3, 1) \
+    X(I32_ADD_LD, 2, 3, 1) \
+    X(COPY2, 2, 4, 1) \
+    X(SELECT, 3, 4, 1) \
+    X(GLOBAL_GET, 0, 0, 1) \
+    X(GLOBAL_SET, 2, 0, 0) \
+    X(STORE8, 1, 2, 0) \
+    X(STORE32, 1, 2, 0) \
+    X(STORE64, 1, 2, 0) \
+    X(BR, 0, 0, 0) \
+    X(BR_IF, 1, 0, 0) \
+    X(BR_TABLE, 1, 0, 0) \
+    X(BR_IF_I32_EQZ, 1, 0, 0) \
+    X(BR_IF_I32_EQ_IMM, 1, 0, 0) \
+    X(BR_IF_I32_NE_IMM, 1, 0, 0) \
+    X(BR_IF_I32_LT_U_IMM, 1, 0, 0) \
+    X(BR_IF_I32_GT_U_IMM, 1, 0, 0) \
+    X(BR_IF_I32_EQ, 1, 2, 0) \
+    X(BR_IF_I32_NE, 1, 2, 0) \
+    X(BR_IF_I32_LT_U, 1, 2, 0) \
+    X(BR_IF_I32_GT_U, 1, 2, 0) \
+    X(BR_IF_I32_GT_S, 1, 2, 0) \
+    X(BR_IF_I32_LE_S, 1, 2, 0) \
+    X(BR_IF_I64_NE, 1, 2, 0) \
+    X(RETURN, 0, 0, 0) \
+    X(CALL_INTERNAL, 0, 0, 0) \
+    X(CALL_INDIRECT, 0, 0, 0)
+
 typedef enum cmp_op {
 #define CMP_X_NUM(name, code, arity, rt, at) CMP_##name,
 #define CMP_X_OTHER(name, n) CMP_##name,
@@ -944,7 +1025,9 @@ typedef enum cmp_op {
     CMP_FUSED_BRANCH_OPS(CMP_X_FUSED)
     CMP_IMM_OPS(CMP_X_IMM)
     CMP_SIMD_OPS(CMP_X_SIMD)
-#define CMP_X_PAIR(a, b, how) CMP_##a##__##b,
+#define CMP_PAIR_ENUM_SEQ(a, b) CMP_##a##__##b, CMP_##a##__##b##__D1, CMP_##a##__##b##__D2,
+#define CMP_PAIR_ENUM_TAIL(a, b) CMP_##a##__##b,
+#define CMP_X_PAIR(a, b, how) CMP_PAIR_ENUM_##how(a, b)
     CMP_PAIR_OPS(CMP_X_PAIR)
 #undef CMP_X_PAIR
 #undef CMP_X_SIMD
@@ -973,6 +1056,13 @@ enum {
 #undef CMP_X_FUSED
 #undef CMP_X_NUM
 #undef CMP_X_OTHER
+};
+
+/* CMP_IN1_<name>, CMP_IN2_<name>, CMP_DST_<name> (CMP_PAIR_INPUTS). */
+enum {
+#define CMP_X_INPUTS(name, in1, in2, dst) CMP_IN1_##name = in1, CMP_IN2_##name = in2, CMP_DST_##name = dst,
+    CMP_PAIR_INPUTS(CMP_X_INPUTS)
+#undef CMP_X_INPUTS
 };
 
 #endif

@@ -139,7 +139,9 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
 #define CMP_X_SIMD(name, sub, kind, n, t) &&L_##name,
         CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED) CMP_IMM_OPS(CMP_X_IMM)
         CMP_SIMD_OPS(CMP_X_SIMD)
-#define CMP_X_PAIR(a, b, how) &&L_##a##__##b,
+#define CMP_PAIR_LABEL_SEQ(a, b) &&L_##a##__##b, &&L_##a##__##b##__D1, &&L_##a##__##b##__D2,
+#define CMP_PAIR_LABEL_TAIL(a, b) &&L_##a##__##b,
+#define CMP_X_PAIR(a, b, how) CMP_PAIR_LABEL_##how(a, b)
         CMP_PAIR_OPS(CMP_X_PAIR)
 #undef CMP_X_PAIR
 #undef CMP_X_SIMD
@@ -210,6 +212,11 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
 #define I64(i) ((int64_t)fp[ip[i]])
 #define F32(i) f32_of(fp[ip[i]])
 #define F64(i) f64_of(fp[ip[i]])
+/* The same, of a slot's value (bodies of pairable operations). */
+#define U32V(v) ((uint32_t)(v))
+#define I32V(v) ((int32_t)(v))
+#define U64V(v) ((uint64_t)(v))
+#define I64V(v) ((int64_t)(v))
 #define TRAP(kind) do { trap = (kind); goto do_trap; } while (0)
 #define LOAD_MEM()                                                                   \
     do {                                                                             \
@@ -229,9 +236,12 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
 #define UN(name, expr) OP(name) { fp[ip[1]] = (expr); ip += 3; NEXT(); }
 #define BIN(name, expr) OP(name) { fp[ip[1]] = (expr); ip += 4; NEXT(); }
 /* Operations that may start or end a pair (CMP_PAIR_OPS in ops.h) have
-   their body, without the step to the next operation, in BODY_<name>:
-   SOLO makes the operation's own handler of it, PAIR_SEQ the pair's. */
-#define SOLO(name) OP(name) { BODY_##name ip += CMP_LEN_##name; NEXT(); }
+   their body, without the step to the next operation, in BODY_<name>(i1,
+   i2): i1 and i2 are the words naming its inputs (CMP_PAIR_INPUTS), so a
+   pair whose second reads the first's result can name the first's dst
+   word instead, and the value stays in a register. SOLO makes the
+   operation's own handler of it, PAIR_SEQ and PAIR_DEP the pairs'. */
+#define SOLO(name) OP(name) { BODY_##name(S(CMP_IN1_##name), S(CMP_IN2_##name)) ip += CMP_LEN_##name; NEXT(); }
 #define BODY_BIN(expr) fp[ip[1]] = (expr);
 #define BIN_I32(name, op) BIN(name, (uint32_t)(U32(2) op U32(3)))
 #define BIN_I64(name, op) BIN(name, U64(2) op U64(3))
@@ -265,15 +275,15 @@ dispatch:
 #endif
 
     CMP_S32(I32_EQ, ==)
-#define BODY_I32_EQZ fp[ip[1]] = (uint64_t)(U32(2) == 0);
+#define BODY_I32_EQZ(a_, b_) fp[ip[1]] = (uint64_t)(((uint32_t)(a_)) == 0);
     SOLO(I32_EQZ)
     CMP_U32(I32_NE, !=)
     CMP_S32(I32_LT_S, <)
-#define BODY_I32_LT_U BODY_BIN((uint64_t)(U32(2) < U32(3)))
+#define BODY_I32_LT_U(a_, b_) BODY_BIN((uint64_t)(((uint32_t)(a_)) < ((uint32_t)(b_))))
     SOLO(I32_LT_U)
-#define BODY_I32_GT_S BODY_BIN((uint64_t)(I32(2) > I32(3)))
+#define BODY_I32_GT_S(a_, b_) BODY_BIN((uint64_t)(((int32_t)(a_)) > ((int32_t)(b_))))
     SOLO(I32_GT_S)
-#define BODY_I32_GT_U BODY_BIN((uint64_t)(U32(2) > U32(3)))
+#define BODY_I32_GT_U(a_, b_) BODY_BIN((uint64_t)(((uint32_t)(a_)) > ((uint32_t)(b_))))
     SOLO(I32_GT_U)
     CMP_S32(I32_LE_S, <=)
     CMP_U32(I32_LE_U, <=)
@@ -306,11 +316,11 @@ dispatch:
     UN(I32_CLZ, U32(2) ? (uint64_t)__builtin_clz(U32(2)) : 32)
     UN(I32_CTZ, U32(2) ? (uint64_t)__builtin_ctz(U32(2)) : 32)
     UN(I32_POPCNT, (uint64_t)__builtin_popcount(U32(2)))
-#define BODY_I32_ADD BODY_BIN((uint32_t)(U32(2) + U32(3)))
+#define BODY_I32_ADD(a_, b_) BODY_BIN((uint32_t)(((uint32_t)(a_)) + ((uint32_t)(b_))))
     SOLO(I32_ADD)
-#define BODY_I32_SUB BODY_BIN((uint32_t)(U32(2) - U32(3)))
+#define BODY_I32_SUB(a_, b_) BODY_BIN((uint32_t)(((uint32_t)(a_)) - ((uint32_t)(b_))))
     SOLO(I32_SUB)
-#define BODY_I32_MUL BODY_BIN((uint32_t)(U32(2) * U32(3)))
+#define BODY_I32_MUL(a_, b_) BODY_BIN((uint32_t)(((uint32_t)(a_)) * ((uint32_t)(b_))))
     SOLO(I32_MUL)
     OP(I32_DIV_S) {
         int32_t a = I32(2), b = I32(3);
@@ -341,10 +351,10 @@ dispatch:
         ip += 4;
         NEXT();
     }
-#define BODY_I32_AND BODY_BIN((uint32_t)(U32(2) & U32(3)))
+#define BODY_I32_AND(a_, b_) BODY_BIN((uint32_t)(((uint32_t)(a_)) & ((uint32_t)(b_))))
     SOLO(I32_AND)
     BIN_I32(I32_OR, |)
-#define BODY_I32_XOR BODY_BIN((uint32_t)(U32(2) ^ U32(3)))
+#define BODY_I32_XOR(a_, b_) BODY_BIN((uint32_t)(((uint32_t)(a_)) ^ ((uint32_t)(b_))))
     SOLO(I32_XOR)
     BIN(I32_SHL, (uint32_t)(U32(2) << (U32(3) & 31)))
     BIN(I32_SHR_S, (uint32_t)(I32(2) >> (U32(3) & 31)))
@@ -355,7 +365,7 @@ dispatch:
     UN(I64_CLZ, U64(2) ? (uint64_t)__builtin_clzll(U64(2)) : 64)
     UN(I64_CTZ, U64(2) ? (uint64_t)__builtin_ctzll(U64(2)) : 64)
     UN(I64_POPCNT, (uint64_t)__builtin_popcountll(U64(2)))
-#define BODY_I64_ADD BODY_BIN(U64(2) + U64(3))
+#define BODY_I64_ADD(a_, b_) BODY_BIN(((uint64_t)(a_)) + ((uint64_t)(b_)))
     SOLO(I64_ADD)
     BIN_I64(I64_SUB, -)
     BIN_I64(I64_MUL, *)
@@ -417,15 +427,15 @@ dispatch:
     UN(F64_FLOOR, bits_f64(f64_round(floor, F64(2))))
     UN(F64_TRUNC, bits_f64(f64_round(trunc, F64(2))))
     UN(F64_NEAREST, bits_f64(f64_round(nearbyint, F64(2))))
-#define BODY_F64_SQRT BODY_BIN(bits_f64(sqrt(F64(2))))
+#define BODY_F64_SQRT(a_, b_) BODY_BIN(bits_f64(sqrt(f64_of(a_))))
     SOLO(F64_SQRT)
-#define BODY_F64_ADD BODY_BIN(bits_f64(F64(2) + F64(3)))
+#define BODY_F64_ADD(a_, b_) BODY_BIN(bits_f64(f64_of(a_) + f64_of(b_)))
     SOLO(F64_ADD)
-#define BODY_F64_SUB BODY_BIN(bits_f64(F64(2) - F64(3)))
+#define BODY_F64_SUB(a_, b_) BODY_BIN(bits_f64(f64_of(a_) - f64_of(b_)))
     SOLO(F64_SUB)
-#define BODY_F64_MUL BODY_BIN(bits_f64(F64(2) * F64(3)))
+#define BODY_F64_MUL(a_, b_) BODY_BIN(bits_f64(f64_of(a_) * f64_of(b_)))
     SOLO(F64_MUL)
-#define BODY_F64_DIV BODY_BIN(bits_f64(F64(2) / F64(3)))
+#define BODY_F64_DIV(a_, b_) BODY_BIN(bits_f64(f64_of(a_) / f64_of(b_)))
     SOLO(F64_DIV)
     BIN(F64_MIN, bits_f64(f64_min(F64(2), F64(3))))
     BIN(F64_MAX, bits_f64(f64_max(F64(2), F64(3))))
@@ -485,41 +495,41 @@ dispatch:
         if (BASE_UNLIKELY(ATTENTION())) goto attention;                              \
         NEXT();                                                                      \
     } while (0)
-#define BODY_BR JUMP(1);
+#define BODY_BR(a_, b_) JUMP(1);
     SOLO(BR)
-#define BODY_BR_IF if (U32(1)) JUMP(2);
+#define BODY_BR_IF(a_, b_) if (((uint32_t)(a_))) JUMP(2);
     SOLO(BR_IF)
     OP(BR_UNLESS) {
         if (!U32(1)) JUMP(2);
         ip += 3;
         NEXT();
     }
-#define BODY_BR_TABLE                                                                \
+#define BODY_BR_TABLE(a_, b_)                                                        \
     {                                                                                \
-        uint32_t i_ = U32(1), n_ = ip[2];                                            \
+        uint32_t i_ = ((uint32_t)(a_)), n_ = ip[2];                                  \
         JUMP(3 + (i_ < n_ ? i_ : n_));                                               \
     }
-    OP(BR_TABLE) { BODY_BR_TABLE }
-#define BODY_BR_CMP(type, op) if (type(1) op type(2)) JUMP(3);
-#define BR_CMP(name, type, op) OP(name) { BODY_BR_CMP(type, op) ip += 4; NEXT(); }
-#define BODY_BR_IF_I32_EQ BODY_BR_CMP(U32, ==)
-#define BODY_BR_IF_I32_NE BODY_BR_CMP(U32, !=)
+    OP(BR_TABLE) { BODY_BR_TABLE(S(1), 0) }
+#define BODY_BR_CMP(a_, b_, type, op) if (type##V(a_) op type##V(b_)) JUMP(3);
+#define BR_CMP(name, type, op) OP(name) { BODY_BR_CMP(S(1), S(2), type, op) ip += 4; NEXT(); }
+#define BODY_BR_IF_I32_EQ(a_, b_) BODY_BR_CMP(a_, b_, U32, ==)
+#define BODY_BR_IF_I32_NE(a_, b_) BODY_BR_CMP(a_, b_, U32, !=)
     SOLO(BR_IF_I32_EQ) SOLO(BR_IF_I32_NE)
-#define BODY_BR_IF_I32_LT_U BODY_BR_CMP(U32, <)
-#define BODY_BR_IF_I32_GT_U BODY_BR_CMP(U32, >)
+#define BODY_BR_IF_I32_LT_U(a_, b_) BODY_BR_CMP(a_, b_, U32, <)
+#define BODY_BR_IF_I32_GT_U(a_, b_) BODY_BR_CMP(a_, b_, U32, >)
     BR_CMP(BR_IF_I32_LT_S, I32, <) SOLO(BR_IF_I32_LT_U)
-#define BODY_BR_IF_I32_GT_S BODY_BR_CMP(I32, >)
+#define BODY_BR_IF_I32_GT_S(a_, b_) BODY_BR_CMP(a_, b_, I32, >)
     SOLO(BR_IF_I32_GT_S) SOLO(BR_IF_I32_GT_U)
-#define BODY_BR_IF_I32_LE_S BODY_BR_CMP(I32, <=)
+#define BODY_BR_IF_I32_LE_S(a_, b_) BODY_BR_CMP(a_, b_, I32, <=)
     SOLO(BR_IF_I32_LE_S) BR_CMP(BR_IF_I32_LE_U, U32, <=)
     BR_CMP(BR_IF_I32_GE_S, I32, >=) BR_CMP(BR_IF_I32_GE_U, U32, >=)
-#define BODY_BR_IF_I64_NE BODY_BR_CMP(U64, !=)
+#define BODY_BR_IF_I64_NE(a_, b_) BODY_BR_CMP(a_, b_, U64, !=)
     BR_CMP(BR_IF_I64_EQ, U64, ==) SOLO(BR_IF_I64_NE)
     BR_CMP(BR_IF_I64_LT_S, I64, <) BR_CMP(BR_IF_I64_LT_U, U64, <)
     BR_CMP(BR_IF_I64_GT_S, I64, >) BR_CMP(BR_IF_I64_GT_U, U64, >)
     BR_CMP(BR_IF_I64_LE_S, I64, <=) BR_CMP(BR_IF_I64_LE_U, U64, <=)
     BR_CMP(BR_IF_I64_GE_S, I64, >=) BR_CMP(BR_IF_I64_GE_U, U64, >=)
-#define BODY_BR_IF_I32_EQZ if (!U32(1)) JUMP(2);
+#define BODY_BR_IF_I32_EQZ(a_, b_) if (!((uint32_t)(a_))) JUMP(2);
     SOLO(BR_IF_I32_EQZ)
     OP(BR_IF_I64_EQZ) {
         if (!U64(1)) JUMP(2);
@@ -594,66 +604,66 @@ dispatch:
     }
 
     /* ---- data movement ---- */
-#define BODY_COPY fp[ip[1]] = fp[ip[2]];
+#define BODY_COPY(a_, b_) fp[ip[1]] = (a_);
     SOLO(COPY)
-#define BODY_COPY2 fp[ip[1]] = fp[ip[2]]; fp[ip[3]] = fp[ip[4]];
+#define BODY_COPY2(a_, b_) fp[ip[1]] = (a_); fp[ip[3]] = (b_);
     SOLO(COPY2)
     OP(CONST32) { fp[ip[1]] = ip[2]; ip += 3; NEXT(); }
     OP(CONST64) { fp[ip[1]] = (uint64_t)ip[2] | (uint64_t)ip[3] << 32; ip += 4; NEXT(); }
-#define BODY_SELECT fp[ip[1]] = U32(2) ? fp[ip[3]] : fp[ip[4]];
+#define BODY_SELECT(a_, b_) fp[ip[1]] = U32(2) ? (a_) : (b_);
     SOLO(SELECT)
-#define BODY_GLOBAL_GET fp[ip[1]] = inst->globals[ip[2]]->value;
+#define BODY_GLOBAL_GET(a_, b_) fp[ip[1]] = inst->globals[ip[2]]->value;
     SOLO(GLOBAL_GET)
-#define BODY_GLOBAL_SET inst->globals[ip[1]]->value = fp[ip[2]];
+#define BODY_GLOBAL_SET(a_, b_) inst->globals[ip[1]]->value = (a_);
     SOLO(GLOBAL_SET)
 
     /* ---- memory ---- */
-#define BODY_LOAD(n, expr)                                                           \
+#define BODY_LOAD(a_, n, expr)                                                       \
     {                                                                                \
-        uint64_t ea = (uint64_t)U32(2) + ip[3];                                      \
+        uint64_t ea = (uint64_t)((uint32_t)(a_)) + ip[3];                            \
         CHECK_MEM(ea, n);                                                            \
         const uint8_t *p = mem + ea;                                                 \
         fp[ip[1]] = (expr);                                                          \
     }
-#define LOAD_OP(name, n, expr) OP(name) { BODY_LOAD(n, expr) ip += 4; NEXT(); }
-#define BODY_LOAD32 BODY_LOAD(4, load32(p))
+#define LOAD_OP(name, n, expr) OP(name) { BODY_LOAD(S(2), n, expr) ip += 4; NEXT(); }
+#define BODY_LOAD32(a_, b_) BODY_LOAD(a_, 4, load32(p))
     SOLO(LOAD32)
-#define BODY_LOAD64 BODY_LOAD(8, load64(p))
+#define BODY_LOAD64(a_, b_) BODY_LOAD(a_, 8, load64(p))
     SOLO(LOAD64)
-#define BODY_LOAD8_U BODY_LOAD(1, *p)
+#define BODY_LOAD8_U(a_, b_) BODY_LOAD(a_, 1, *p)
     SOLO(LOAD8_U)
-#define BODY_LOAD16_U BODY_LOAD(2, load16(p))
+#define BODY_LOAD16_U(a_, b_) BODY_LOAD(a_, 2, load16(p))
     SOLO(LOAD16_U)
     LOAD_OP(I32_LOAD8_S, 1, (uint32_t)(int32_t)(int8_t)*p)
-#define BODY_I32_LOAD16_S BODY_LOAD(2, (uint32_t)(int32_t)(int16_t)load16(p))
+#define BODY_I32_LOAD16_S(a_, b_) BODY_LOAD(a_, 2, (uint32_t)(int32_t)(int16_t)load16(p))
     SOLO(I32_LOAD16_S)
     LOAD_OP(I64_LOAD8_S, 1, (uint64_t)(int64_t)(int8_t)*p)
     LOAD_OP(I64_LOAD16_S, 2, (uint64_t)(int64_t)(int16_t)load16(p))
     LOAD_OP(I64_LOAD32_S, 4, (uint64_t)(int64_t)(int32_t)load32(p))
     /* Loads whose address is a sum computed just before (fused). */
-#define BODY_LOAD_ADDI(n, expr)                                                      \
+#define BODY_LOAD_ADDI(a_, n, expr)                                                  \
     {                                                                                \
-        uint64_t ea = (uint64_t)(uint32_t)(U32(2) + ip[3]) + ip[4];                  \
+        uint64_t ea = (uint64_t)(uint32_t)(((uint32_t)(a_)) + ip[3]) + ip[4];        \
         CHECK_MEM(ea, n);                                                            \
         const uint8_t *p = mem + ea;                                                 \
         fp[ip[1]] = (expr);                                                          \
     }
-#define BODY_LOAD32_ADDI BODY_LOAD_ADDI(4, load32(p))
-#define BODY_LOAD64_ADDI BODY_LOAD_ADDI(8, load64(p))
-#define BODY_I32_LOAD16_S_ADDI BODY_LOAD_ADDI(2, (uint32_t)(int32_t)(int16_t)load16(p))
-#define BODY_LOAD_ADD(n, expr)                                                       \
+#define BODY_LOAD32_ADDI(a_, b_) BODY_LOAD_ADDI(a_, 4, load32(p))
+#define BODY_LOAD64_ADDI(a_, b_) BODY_LOAD_ADDI(a_, 8, load64(p))
+#define BODY_I32_LOAD16_S_ADDI(a_, b_) BODY_LOAD_ADDI(a_, 2, (uint32_t)(int32_t)(int16_t)load16(p))
+#define BODY_LOAD_ADD(a_, b_, n, expr)                                               \
     {                                                                                \
-        uint64_t ea = (uint64_t)(uint32_t)(U32(2) + U32(3)) + ip[4];                 \
+        uint64_t ea = (uint64_t)(uint32_t)(((uint32_t)(a_)) + ((uint32_t)(b_))) + ip[4]; \
         CHECK_MEM(ea, n);                                                            \
         const uint8_t *p = mem + ea;                                                 \
         fp[ip[1]] = (expr);                                                          \
     }
-#define BODY_LOAD32_ADD BODY_LOAD_ADD(4, load32(p))
-#define BODY_LOAD8_U_ADDI BODY_LOAD_ADDI(1, *p)
-#define BODY_LOAD16_U_ADDI BODY_LOAD_ADDI(2, load16(p))
+#define BODY_LOAD32_ADD(a_, b_) BODY_LOAD_ADD(a_, b_, 4, load32(p))
+#define BODY_LOAD8_U_ADDI(a_, b_) BODY_LOAD_ADDI(a_, 1, *p)
+#define BODY_LOAD16_U_ADDI(a_, b_) BODY_LOAD_ADDI(a_, 2, load16(p))
 #define LOAD_FUSED(name, n, expr)                                                    \
-    OP(name##_ADDI) { BODY_LOAD_ADDI(n, expr) ip += 5; NEXT(); }                     \
-    OP(name##_ADD) { BODY_LOAD_ADD(n, expr) ip += 5; NEXT(); }
+    OP(name##_ADDI) { BODY_LOAD_ADDI(S(2), n, expr) ip += 5; NEXT(); }               \
+    OP(name##_ADD) { BODY_LOAD_ADD(S(2), S(3), n, expr) ip += 5; NEXT(); }
     LOAD_FUSED(LOAD32, 4, load32(p))
     LOAD_FUSED(LOAD64, 8, load64(p))
     LOAD_FUSED(LOAD8_U, 1, *p)
@@ -663,47 +673,47 @@ dispatch:
     LOAD_FUSED(I64_LOAD8_S, 1, (uint64_t)(int64_t)(int8_t)*p)
     LOAD_FUSED(I64_LOAD16_S, 2, (uint64_t)(int64_t)(int16_t)load16(p))
     LOAD_FUSED(I64_LOAD32_S, 4, (uint64_t)(int64_t)(int32_t)load32(p))
-#define BODY_I32_SHR_U_AND fp[ip[1]] = (uint32_t)((U32(2) >> (ip[3] & 31)) & ip[4]);
+#define BODY_I32_SHR_U_AND(a_, b_) fp[ip[1]] = (uint32_t)((((uint32_t)(a_)) >> (ip[3] & 31)) & ip[4]);
     SOLO(I32_SHR_U_AND)
-#define BODY_I32_ADD3 fp[ip[1]] = (uint32_t)(U32(2) + U32(3) + U32(4));
+#define BODY_I32_ADD3(a_, b_) fp[ip[1]] = (uint32_t)(((uint32_t)(a_)) + ((uint32_t)(b_)) + U32(4));
     SOLO(I32_ADD3)
-#define BODY_I32_XOR_ROTL                                                            \
+#define BODY_I32_XOR_ROTL(a_, b_)                                                    \
     {                                                                                \
-        uint32_t b = U32(3), k = ip[4] & 31;                                         \
-        fp[ip[1]] = U32(2) ^ ((b << k) | (b >> ((32 - k) & 31)));                    \
+        uint32_t b = ((uint32_t)(b_)), k = ip[4] & 31;                               \
+        fp[ip[1]] = ((uint32_t)(a_)) ^ ((b << k) | (b >> ((32 - k) & 31)));          \
     }
     SOLO(I32_XOR_ROTL)
     /* Arithmetic whose second operand is loaded from memory (fused). */
-#define BODY_ARITH_LD(n, expr)                                                       \
+#define BODY_ARITH_LD(b_, n, expr)                                                   \
     {                                                                                \
-        uint64_t ea = (uint64_t)U32(3) + ip[4];                                      \
+        uint64_t ea = (uint64_t)((uint32_t)(b_)) + ip[4];                            \
         CHECK_MEM(ea, n);                                                            \
         const uint8_t *p = mem + ea;                                                 \
         fp[ip[1]] = (expr);                                                          \
     }
-#define ARITH_LD(name, n, load, expr) OP(name) { BODY_ARITH_LD(n, expr) ip += 5; NEXT(); }
-#define BODY_F64_ADD_LD BODY_ARITH_LD(8, bits_f64(F64(2) + f64_of(load64(p))))
+#define ARITH_LD(name, n, load, expr) OP(name) { BODY_ARITH_LD(S(3), n, expr) ip += 5; NEXT(); }
+#define BODY_F64_ADD_LD(a_, b_) BODY_ARITH_LD(b_, 8, bits_f64(f64_of(a_) + f64_of(load64(p))))
     SOLO(F64_ADD_LD)
     ARITH_LD(F64_SUB_LD, 8, load64, bits_f64(F64(2) - f64_of(load64(p))))
-#define BODY_F64_MUL_LD BODY_ARITH_LD(8, bits_f64(F64(2) * f64_of(load64(p))))
+#define BODY_F64_MUL_LD(a_, b_) BODY_ARITH_LD(b_, 8, bits_f64(f64_of(a_) * f64_of(load64(p))))
     SOLO(F64_MUL_LD)
     ARITH_LD(F32_ADD_LD, 4, load32, bits_f32(F32(2) + f32_of(load32(p))))
     ARITH_LD(F32_SUB_LD, 4, load32, bits_f32(F32(2) - f32_of(load32(p))))
     ARITH_LD(F32_MUL_LD, 4, load32, bits_f32(F32(2) * f32_of(load32(p))))
-#define BODY_I32_ADD_LD BODY_ARITH_LD(4, (uint32_t)(U32(2) + load32(p)))
+#define BODY_I32_ADD_LD(a_, b_) BODY_ARITH_LD(b_, 4, (uint32_t)(((uint32_t)(a_)) + load32(p)))
     SOLO(I32_ADD_LD)
-#define BODY_STORE(n)                                                                \
+#define BODY_STORE(a_, b_, n)                                                        \
     {                                                                                \
-        uint64_t ea = (uint64_t)U32(1) + ip[3];                                      \
+        uint64_t ea = (uint64_t)((uint32_t)(a_)) + ip[3];                            \
         CHECK_MEM(ea, n);                                                            \
-        uint64_t v = fp[ip[2]];                                                      \
+        uint64_t v = (b_);                                                           \
         memcpy(mem + ea, &v, n); /* little-endian host */                            \
     }
-#define BODY_STORE8 BODY_STORE(1)
-#define BODY_STORE32 BODY_STORE(4)
-#define BODY_STORE64 BODY_STORE(8)
+#define BODY_STORE8(a_, b_) BODY_STORE(a_, b_, 1)
+#define BODY_STORE32(a_, b_) BODY_STORE(a_, b_, 4)
+#define BODY_STORE64(a_, b_) BODY_STORE(a_, b_, 8)
     SOLO(STORE8)
-    OP(STORE16) { BODY_STORE(2) ip += 4; NEXT(); }
+    OP(STORE16) { BODY_STORE(S(1), S(2), 2) ip += 4; NEXT(); }
     SOLO(STORE32)
     SOLO(STORE64)
     OP(MEMORY_SIZE) {
@@ -808,24 +818,24 @@ dispatch:
     /* ---- operations with an immediate second operand ---- */
 #define IMM32 (ip[3])
 #define IMM64 ((uint64_t)(int64_t)(int32_t)ip[3])
-#define BODY_I32_ADD_IMM BODY_BIN((uint32_t)(U32(2) + IMM32))
+#define BODY_I32_ADD_IMM(a_, b_) BODY_BIN((uint32_t)(((uint32_t)(a_)) + IMM32))
     SOLO(I32_ADD_IMM)
-#define BODY_I32_SUB_IMM BODY_BIN((uint32_t)(U32(2) - IMM32))
+#define BODY_I32_SUB_IMM(a_, b_) BODY_BIN((uint32_t)(((uint32_t)(a_)) - IMM32))
     SOLO(I32_SUB_IMM)
-#define BODY_I32_MUL_IMM BODY_BIN((uint32_t)(U32(2) * IMM32))
+#define BODY_I32_MUL_IMM(a_, b_) BODY_BIN((uint32_t)(((uint32_t)(a_)) * IMM32))
     SOLO(I32_MUL_IMM)
-#define BODY_I32_AND_IMM BODY_BIN((uint32_t)(U32(2) & IMM32))
+#define BODY_I32_AND_IMM(a_, b_) BODY_BIN((uint32_t)(((uint32_t)(a_)) & IMM32))
     SOLO(I32_AND_IMM)
     BIN(I32_OR_IMM, (uint32_t)(U32(2) | IMM32))
-#define BODY_I32_XOR_IMM BODY_BIN((uint32_t)(U32(2) ^ IMM32))
+#define BODY_I32_XOR_IMM(a_, b_) BODY_BIN((uint32_t)(((uint32_t)(a_)) ^ IMM32))
     SOLO(I32_XOR_IMM)
-#define BODY_I32_SHL_IMM BODY_BIN((uint32_t)(U32(2) << (IMM32 & 31)))
+#define BODY_I32_SHL_IMM(a_, b_) BODY_BIN((uint32_t)(((uint32_t)(a_)) << (IMM32 & 31)))
     SOLO(I32_SHL_IMM)
-#define BODY_I32_SHR_S_IMM BODY_BIN((uint32_t)(I32(2) >> (IMM32 & 31)))
+#define BODY_I32_SHR_S_IMM(a_, b_) BODY_BIN((uint32_t)(((int32_t)(a_)) >> (IMM32 & 31)))
     SOLO(I32_SHR_S_IMM)
-#define BODY_I32_SHR_U_IMM BODY_BIN((uint32_t)(U32(2) >> (IMM32 & 31)))
+#define BODY_I32_SHR_U_IMM(a_, b_) BODY_BIN((uint32_t)(((uint32_t)(a_)) >> (IMM32 & 31)))
     SOLO(I32_SHR_U_IMM)
-#define BODY_I64_ADD_IMM BODY_BIN(U64(2) + IMM64)
+#define BODY_I64_ADD_IMM(a_, b_) BODY_BIN(((uint64_t)(a_)) + IMM64)
     SOLO(I64_ADD_IMM)
     BIN(I64_SUB_IMM, U64(2) - IMM64)
     BIN(I64_MUL_IMM, U64(2) * IMM64)
@@ -837,15 +847,15 @@ dispatch:
     BIN(I64_SHR_U_IMM, U64(2) >> (IMM64 & 63))
     /* (x << k) | (x >> (32 - k)), counts mod 32: one rotate instruction,
        where rotl32's general form tests for a zero count. */
-#define BODY_I32_ROTL_IMM BODY_BIN((U32(2) << (IMM32 & 31)) | (U32(2) >> ((32 - IMM32) & 31)))
+#define BODY_I32_ROTL_IMM(a_, b_) BODY_BIN((((uint32_t)(a_)) << (IMM32 & 31)) | (((uint32_t)(a_)) >> ((32 - IMM32) & 31)))
     SOLO(I32_ROTL_IMM)
     BIN(I32_EQ_IMM, (uint64_t)(U32(2) == IMM32))
     BIN(I32_NE_IMM, (uint64_t)(U32(2) != IMM32))
-#define BODY_I32_LT_S_IMM BODY_BIN((uint64_t)(I32(2) < (int32_t)IMM32))
+#define BODY_I32_LT_S_IMM(a_, b_) BODY_BIN((uint64_t)(((int32_t)(a_)) < (int32_t)IMM32))
     SOLO(I32_LT_S_IMM)
     BIN(I32_LT_U_IMM, (uint64_t)(U32(2) < IMM32))
     BIN(I32_GT_S_IMM, (uint64_t)(I32(2) > (int32_t)IMM32))
-#define BODY_I32_GT_U_IMM BODY_BIN((uint64_t)(U32(2) > IMM32))
+#define BODY_I32_GT_U_IMM(a_, b_) BODY_BIN((uint64_t)(((uint32_t)(a_)) > IMM32))
     SOLO(I32_GT_U_IMM)
     BIN(I32_LE_S_IMM, (uint64_t)(I32(2) <= (int32_t)IMM32))
     BIN(I32_LE_U_IMM, (uint64_t)(U32(2) <= IMM32))
@@ -861,17 +871,17 @@ dispatch:
     BIN(I64_LE_U_IMM, (uint64_t)(U64(2) <= IMM64))
     BIN(I64_GE_S_IMM, (uint64_t)(I64(2) >= (int64_t)IMM64))
     BIN(I64_GE_U_IMM, (uint64_t)(U64(2) >= IMM64))
-#define BODY_BR_CMP_IMM(lhs, op, rhs) if (lhs(1) op (rhs)) JUMP(3);
-#define BR_CMP_IMM(name, lhs, op, rhs) OP(name) { BODY_BR_CMP_IMM(lhs, op, rhs) ip += 4; NEXT(); }
-#define BODY_BR_IF_I32_EQ_IMM BODY_BR_CMP_IMM(U32, ==, ip[2])
+#define BODY_BR_CMP_IMM(a_, lhs, op, rhs) if (lhs##V(a_) op (rhs)) JUMP(3);
+#define BR_CMP_IMM(name, lhs, op, rhs) OP(name) { BODY_BR_CMP_IMM(S(1), lhs, op, rhs) ip += 4; NEXT(); }
+#define BODY_BR_IF_I32_EQ_IMM(a_, b_) BODY_BR_CMP_IMM(a_, U32, ==, ip[2])
     SOLO(BR_IF_I32_EQ_IMM)
-#define BODY_BR_IF_I32_NE_IMM BODY_BR_CMP_IMM(U32, !=, ip[2])
+#define BODY_BR_IF_I32_NE_IMM(a_, b_) BODY_BR_CMP_IMM(a_, U32, !=, ip[2])
     SOLO(BR_IF_I32_NE_IMM)
     BR_CMP_IMM(BR_IF_I32_LT_S_IMM, I32, <, (int32_t)ip[2])
-#define BODY_BR_IF_I32_LT_U_IMM BODY_BR_CMP_IMM(U32, <, ip[2])
+#define BODY_BR_IF_I32_LT_U_IMM(a_, b_) BODY_BR_CMP_IMM(a_, U32, <, ip[2])
     SOLO(BR_IF_I32_LT_U_IMM)
     BR_CMP_IMM(BR_IF_I32_GT_S_IMM, I32, >, (int32_t)ip[2])
-#define BODY_BR_IF_I32_GT_U_IMM BODY_BR_CMP_IMM(U32, >, ip[2])
+#define BODY_BR_IF_I32_GT_U_IMM(a_, b_) BODY_BR_CMP_IMM(a_, U32, >, ip[2])
     SOLO(BR_IF_I32_GT_U_IMM)
     BR_CMP_IMM(BR_IF_I32_LE_S_IMM, I32, <=, (int32_t)ip[2])
     BR_CMP_IMM(BR_IF_I32_LE_U_IMM, U32, <=, ip[2])
@@ -986,17 +996,28 @@ dispatch:
     /* Both bodies, stepping ip between them as the two handlers would: a
        trap in the second names the second's position, and its branch
        target word is where it always was. */
-#define PAIR_SEQ(a, b)                                                               \
-    OP(a##__##b) {                                                                   \
-        BODY_##a ip += CMP_LEN_##a;                                                  \
-        BODY_##b ip += CMP_LEN_##b;                                                  \
+#define PAIR_BODIES(name, a, b, b_in1, b_in2)                                        \
+    OP(name) {                                                                       \
+        BODY_##a(S(CMP_IN1_##a), S(CMP_IN2_##a))                                     \
+        uint64_t r_ = CMP_DST_##a ? fp[ip[1]] : 0;                                   \
+        (void)r_;                                                                    \
+        ip += CMP_LEN_##a;                                                           \
+        BODY_##b(b_in1, b_in2) ip += CMP_LEN_##b;                                    \
         NEXT();                                                                      \
     }
+    /* The dependent forms take the second's input 1 (D1) or 2 (D2) from
+       r_, the first's result as it stored it (pairs.c checked that the
+       second names that slot): the C compiler keeps it in a register
+       instead of loading back the store it has just made. */
+#define PAIR_SEQ(a, b)                                                               \
+    PAIR_BODIES(a##__##b, a, b, S(CMP_IN1_##b), S(CMP_IN2_##b))                      \
+    PAIR_BODIES(a##__##b##__D1, a, b, r_, S(CMP_IN2_##b))                            \
+    PAIR_BODIES(a##__##b##__D2, a, b, S(CMP_IN1_##b), r_)
     /* The first's body, then straight into the second's handler. */
 #if WEFT_DISPATCH_SWITCH
-#define PAIR_TAIL(a, b) OP(a##__##b) { BODY_##a ip += CMP_LEN_##a; NEXT(); }
+#define PAIR_TAIL(a, b) OP(a##__##b) { BODY_##a(S(CMP_IN1_##a), S(CMP_IN2_##a)) ip += CMP_LEN_##a; NEXT(); }
 #else
-#define PAIR_TAIL(a, b) OP(a##__##b) { BODY_##a ip += CMP_LEN_##a; goto L_##b; }
+#define PAIR_TAIL(a, b) OP(a##__##b) { BODY_##a(S(CMP_IN1_##a), S(CMP_IN2_##a)) ip += CMP_LEN_##a; goto L_##b; }
 #endif
 #define CMP_X_PAIR(a, b, how) PAIR_##how(a, b)
     CMP_PAIR_OPS(CMP_X_PAIR)
