@@ -75,8 +75,15 @@ uint32_t cmp_offset_of(const cmp_func *f, uint32_t pos);
 
 /* The operation's name, e.g. "I32_ADD" (for the disassembler and tests). */
 const char *cmp_op_name(uint32_t op);
+/* Operand words after each operation's word (BR_TABLE: its fixed part;
+   a pair: its first operation's; disasm.c, from the opcode table). */
+extern const uint8_t cmp_operand_counts[CMP_OP_COUNT];
 /* Words taken by the operation at `at`, operands included. */
-uint32_t cmp_op_length(const uint32_t *at);
+static inline uint32_t cmp_op_length(const uint32_t *at) {
+    uint32_t n = 1 + (at[0] < CMP_OP_COUNT ? cmp_operand_counts[at[0]] : 0);
+    if (at[0] == CMP_BR_TABLE) n += at[2] + 1;
+    return n;
+}
 /* Prints `f` as text, one operation per line (disasm.c). */
 void cmp_disasm(FILE *out, const cmp_func *f);
 

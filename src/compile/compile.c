@@ -1907,6 +1907,15 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
     free(remap);
     cf->nconsts = nused;
     cf->frame_size = c->base + c->max_height;
+    /* Layout, on the finished words: tail duplication (it moves code),
+       then pairs (they only rewrite operation words in place). */
+    if (!cmp_taildup(cf)) {
+        free(cf->consts);
+        free(cf->code);
+        free(cf->pcmap);
+        free(cf);
+        return cmp_oom(c);
+    }
     cmp_pair_ops(cf->code, cf->code_len);
     *out = cf;
     return WEFT_OK;

@@ -163,6 +163,15 @@ weft_status cmp_simd_skip(compiler *c, bool consts);
 /* simd.c: the marker of v128 constant `v`, or NO_SLOT. */
 uint32_t cmp_vconst_slot(const compiler *c, const cmp_v128 *v);
 
+/* taildup.c: the layout pass run on every compiled function. Each BR
+   whose target is a short straight-line run ending in BR, BR_TABLE,
+   RETURN or UNREACHABLE is replaced by a copy of that run (BRs inside it
+   followed); targets are re-encoded and pcmap rebuilt, a copied operation
+   naming its source's offset. Replaces f->code and f->pcmap (and their
+   lengths) when anything changed. False when out of memory, with f as it
+   was. Runs before cmp_pair_ops, on operations that are not pairs. */
+bool cmp_taildup(cmp_func *f);
+
 /* pairs.c: replaces, in a function's finished code, the word of every
    operation followed by one it pairs with (CMP_PAIR_OPS) by the pair's. */
 void cmp_pair_ops(uint32_t *code, uint32_t len);

@@ -177,6 +177,60 @@ else
     echo "FAIL backtrace:"; sed 's/^/    /' "$TMP/bt"; fail=$((fail + 1))
 fi
 
+# ---- tail duplication (src/compile/taildup.c; taildup.wat) ----
+TD=$M/taildup.wasm
+# A switch loop whose cases end in copies of the dispatch.
+c taildup-run-1 0 86 "" -- run --invoke run "$TD" 0 1
+c taildup-run-1000 0 1559268672 "" -- run --invoke run "$TD" 0 1000
+# Fuel counts the taken branches of the code after the pass: one per VM
+# instruction (its case's copy of the br_table), one for the first
+# dispatch and one for the last jnz's skipped `then`: 4n + 2 for n loops.
+# Without the pass each case also took its br to the end of the switch
+# and the br back to the dispatch: 12n + 2.
+c taildup-fuel-enough 0 1559268672 "" -- run --fuel 4002 --invoke run "$TD" 0 1000
+c taildup-fuel-short 134 "" "^error: trap: all fuel consumed$" -- run --fuel 4001 --invoke run "$TD" 0 1000
+# A trap in a copy names the instruction copied: the dispatch's
+# i32.load8_u at 0x73, reached through a case's copy (program at 16) and
+# in the original dispatch (a first pc outside memory) alike.
+for start in 16 70000; do
+    (cd "$TMP" && "$WEFT" run --invoke run "$TD" "$start" 1 >/dev/null 2>"$TMP/bt")
+    if [ "$(cat "$TMP/bt")" = "$(printf 'error: trap: out of bounds memory access\n  0: func 0 <run> at 0x73')" ]; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL taildup-trap-offset-$start:"; sed 's/^/    /' "$TMP/bt"; fail=$((fail + 1))
+    fi
+done
+# br_table entries through stubs whose brs became copies.
+c taildup-pick-0 0 1042 "" -- run --invoke pick "$TD" 0 21
+c taildup-pick-1 0 35 "" -- run --invoke pick "$TD" 1 21
+c taildup-pick-2 0 1042 "" -- run --invoke pick "$TD" 2 21
+c taildup-pick-default 0 1042 "" -- run --invoke pick "$TD" 9 21
+# A br to an unreachable: the copy traps at the unreachable (0xfb), not
+# at the br (0xf8).
+c taildup-fail-no 0 5 "" -- run --invoke fail "$TD" 0
+(cd "$TMP" && "$WEFT" run --invoke fail "$TD" 1 >/dev/null 2>"$TMP/bt")
+if [ "$(cat "$TMP/bt")" = "$(printf 'error: trap: unreachable\n  0: func 2 <fail> at 0xfb')" ]; then
+    pass=$((pass + 1))
+else
+    echo "FAIL taildup-fail-offset:"; sed 's/^/    /' "$TMP/bt"; fail=$((fail + 1))
+fi
+# Cycles of brs still stop: fuel and a timeout, at their taken branches.
+c taildup-spin-fuel 134 "" "^error: trap: all fuel consumed$" -- run --fuel 1000 --invoke spin "$TD"
+c taildup-spin-timeout 124 "" "^error: timeout: " -- run --timeout 300ms --invoke spin "$TD"
+c taildup-spin2-fuel 134 "" "^error: trap: all fuel consumed$" -- run --fuel 1000 --invoke spin2 "$TD"
+c taildup-spin2-timeout 124 "" "^error: timeout: " -- run --timeout 300ms --invoke spin2 "$TD"
+# The pass ran: every case of run ends in its own br_table and no br is
+# left (weft-disasm, beside weft, when the build has it).
+DISASM=$(dirname "$WEFT")/weft-disasm
+if [ -x "$DISASM" ]; then
+    "$DISASM" "$TD" 0 >"$TMP/dis"
+    if [ "$(grep -c ' BR_TABLE ' "$TMP/dis")" = 7 ] && ! grep -q ' BR ' "$TMP/dis"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL taildup-disasm:"; sed 's/^/    /' "$TMP/dis"; fail=$((fail + 1))
+    fi
+fi
+
 # ---- bad arguments: exit 2 with a clear message ----
 c no-arguments 2 "" "weft .* a WebAssembly runtime" --
 c unknown-command 2 "" "^error: unknown command 'frob'" -- frob

@@ -174,18 +174,20 @@ out:
 }
 
 /* Lazy translation: the first call of a function compiles it (f, from
-   the host) and, inside, its callee (g, through its stub). An allocation
-   failing there makes the call fail with WEFT_ERR_NOMEM, never crash;
-   the stubs stay, so the next call compiles and answers. The module is
-   loaded afresh each run, outside the injection, so each run's first
-   call really compiles.
+   the host) and, inside, its callee (g, through its stub), whose br the
+   layout pass replaces by a copy of the add and return it leads to
+   (taildup.c). An allocation failing there makes the call fail with
+   WEFT_ERR_NOMEM, never crash; the stubs stay, so the next call compiles
+   and answers. The module is loaded afresh each run, outside the
+   injection, so each run's first call really compiles.
    (module (func (export "f") (param i32) (result i32) local.get 0 call 1)
-           (func (param i32) (result i32) local.get 0 i32.const 1 i32.add)) */
+           (func (param i32) (result i32)
+             block br 0 end local.get 0 i32.const 1 i32.add)) */
 static const uint8_t lazy_wasm[] = {
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x06, 0x01, 0x60, 0x01, 0x7f, 0x01,
-    0x7f, 0x03, 0x03, 0x02, 0x00, 0x00, 0x07, 0x05, 0x01, 0x01, 0x66, 0x00, 0x00, 0x0a, 0x10,
-    0x02, 0x06, 0x00, 0x20, 0x00, 0x10, 0x01, 0x0b, 0x07, 0x00, 0x20, 0x00, 0x41, 0x01, 0x6a,
-    0x0b,
+    0x7f, 0x03, 0x03, 0x02, 0x00, 0x00, 0x07, 0x05, 0x01, 0x01, 0x66, 0x00, 0x00, 0x0a, 0x15,
+    0x02, 0x06, 0x00, 0x20, 0x00, 0x10, 0x01, 0x0b, 0x0c, 0x00, 0x02, 0x40, 0x0c, 0x00, 0x0b,
+    0x20, 0x00, 0x41, 0x01, 0x6a, 0x0b,
 };
 
 static void lazy_scenario(weft_engine *engine, long fail_at) {
