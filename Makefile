@@ -24,7 +24,7 @@ WERROR ?=
 WARN := -Wall -Wextra -Wshadow -Wundef -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden -Iinclude $(WARN) $(OPT) \
 	$(if $(WERROR),-Werror) $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all) \
-	$(if $(LIBFUZZER),-fsanitize=fuzzer-no-link) $(EXTRA_CFLAGS)
+	$(if $(LIBFUZZER),-fsanitize=fuzzer-no-link -DWEFT_NO_PAIRS=1) $(EXTRA_CFLAGS)
 LDFLAGS_ALL := $(if $(SAN),-fsanitize=$(SAN)) -lpthread -lm $(EXTRA_LDFLAGS)
 
 LIB_SRC := $(sort $(wildcard src/base/*.c src/module/*.c src/compile/*.c src/exec/*.c \

@@ -52,8 +52,13 @@ static uint32_t dependent_form(uint32_t pair, const uint32_t *first, const uint3
     return pair;
 }
 
+#ifndef WEFT_NO_PAIRS
+#define WEFT_NO_PAIRS 0
+#endif
+
 void cmp_pair_ops(uint32_t *code, uint32_t len) {
     _Static_assert(CMP_OP_COUNT <= 0xFFFF, "opcodes fit 16 bits");
+    if (WEFT_NO_PAIRS) return; /* the interpreter was built without them */
     uint32_t pos = 0;
     while (pos < len) {
         uint32_t next = pos + cmp_op_length(code + pos);

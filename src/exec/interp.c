@@ -28,6 +28,18 @@
 #ifndef WEFT_NO_ATTENTION
 #define WEFT_NO_ATTENTION 0
 #endif
+/* Pairs (ops.h, CMP_PAIR_OPS) cost clang with the sanitizers far more
+   compile time than they cost GCC (more than 20 minutes for this file):
+   -DWEFT_PAIR_DEP=0 leaves out the dependent forms (their words run the
+   plain pair), -DWEFT_NO_PAIRS=1 every pair (compile/pairs.c then makes
+   none; about 8 minutes). The libFuzzer build (clang, LIBFUZZER=1) uses
+   the second; the GCC builds, ASan's included, run every pair. */
+#ifndef WEFT_NO_PAIRS
+#define WEFT_NO_PAIRS 0
+#endif
+#ifndef WEFT_PAIR_DEP
+#define WEFT_PAIR_DEP 1
+#endif
 
 /* ------------------------------------------------------------------------
  * Value helpers: slots hold bits; floats are reinterpreted, never converted.
@@ -139,8 +151,16 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
 #define CMP_X_SIMD(name, sub, kind, n, t) &&L_##name,
         CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED) CMP_IMM_OPS(CMP_X_IMM)
         CMP_SIMD_OPS(CMP_X_SIMD)
+#if WEFT_NO_PAIRS
+#define CMP_PAIR_LABEL_SEQ(a, b) &&L_UNREACHABLE, &&L_UNREACHABLE, &&L_UNREACHABLE,
+#define CMP_PAIR_LABEL_TAIL(a, b) &&L_UNREACHABLE,
+#elif !WEFT_PAIR_DEP
+#define CMP_PAIR_LABEL_SEQ(a, b) &&L_##a##__##b, &&L_##a##__##b, &&L_##a##__##b,
+#define CMP_PAIR_LABEL_TAIL(a, b) &&L_##a##__##b,
+#else
 #define CMP_PAIR_LABEL_SEQ(a, b) &&L_##a##__##b, &&L_##a##__##b##__D1, &&L_##a##__##b##__D2,
 #define CMP_PAIR_LABEL_TAIL(a, b) &&L_##a##__##b,
+#endif
 #define CMP_X_PAIR(a, b, how) CMP_PAIR_LABEL_##how(a, b)
         CMP_PAIR_OPS(CMP_X_PAIR)
 #undef CMP_X_PAIR
@@ -1009,12 +1029,20 @@ dispatch:
        r_, the first's result as it stored it (pairs.c checked that the
        second names that slot): the C compiler keeps it in a register
        instead of loading back the store it has just made. */
+#if WEFT_NO_PAIRS
+#define PAIR_SEQ(a, b)
+#elif !WEFT_PAIR_DEP
+#define PAIR_SEQ(a, b) PAIR_BODIES(a##__##b, a, b, S(CMP_IN1_##b), S(CMP_IN2_##b))
+#else
 #define PAIR_SEQ(a, b)                                                               \
     PAIR_BODIES(a##__##b, a, b, S(CMP_IN1_##b), S(CMP_IN2_##b))                      \
     PAIR_BODIES(a##__##b##__D1, a, b, r_, S(CMP_IN2_##b))                            \
     PAIR_BODIES(a##__##b##__D2, a, b, S(CMP_IN1_##b), r_)
+#endif
     /* The first's body, then straight into the second's handler. */
-#if WEFT_DISPATCH_SWITCH
+#if WEFT_NO_PAIRS
+#define PAIR_TAIL(a, b)
+#elif WEFT_DISPATCH_SWITCH
 #define PAIR_TAIL(a, b) OP(a##__##b) { BODY_##a(S(CMP_IN1_##a), S(CMP_IN2_##a)) ip += CMP_LEN_##a; NEXT(); }
 #else
 #define PAIR_TAIL(a, b) OP(a##__##b) { BODY_##a(S(CMP_IN1_##a), S(CMP_IN2_##a)) ip += CMP_LEN_##a; goto L_##b; }
