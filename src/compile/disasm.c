@@ -1,30 +1,25 @@
 /* disasm.c — prints compiled code, one operation per line, for debugging
    the compiler and for profiling what the interpreter runs; and the
-   operand counts cmp_op_length (code.h) reads, from the opcode table. */
+   operand counts cmp_op_length (code.h) reads, from ops.h's CMP_LEN_*. */
 #include <inttypes.h>
 #include <stdio.h>
 
 #include "code.h"
 
 const uint8_t cmp_operand_counts[CMP_OP_COUNT] = {
-#define CMP_X_NUM(name, code, arity, rt, at) [CMP_##name] = arity + 1,
-#define CMP_X_OTHER(name, n) [CMP_##name] = n,
-#define CMP_X_FUSED(name, cmp, n) [CMP_##name] = n,
-#define CMP_X_IMM(name, base) [CMP_##name] = 3,
-#define CMP_X_SIMD(name, sub, kind, n, t) [CMP_##name] = CMP_SIMD_OPERAND_COUNT(kind),
-    CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED) CMP_IMM_OPS(CMP_X_IMM)
-    CMP_SIMD_OPS(CMP_X_SIMD)
+#define CMP_X_COUNT(name, ...) [CMP_##name] = CMP_LEN_##name - 1,
+    CMP_NUMERIC_OPS(CMP_X_COUNT) CMP_OTHER_OPS(CMP_X_COUNT) CMP_FUSED_BRANCH_OPS(CMP_X_COUNT)
+    CMP_IMM_OPS(CMP_X_COUNT) CMP_SIMD_OPS(CMP_X_COUNT)
+#undef CMP_X_COUNT
+    /* A pair's words are its first operation's (pairs.c). */
 #define CMP_PAIR_COUNT_SEQ(a, b) [CMP_##a##__##b] = CMP_LEN_##a - 1, [CMP_##a##__##b##__D1] = CMP_LEN_##a - 1, \
     [CMP_##a##__##b##__D2] = CMP_LEN_##a - 1,
 #define CMP_PAIR_COUNT_TAIL(a, b) [CMP_##a##__##b] = CMP_LEN_##a - 1,
-#define CMP_X_PAIR(a, b, how) CMP_PAIR_COUNT_##how(a, b) /* the first's */
+#define CMP_X_PAIR(a, b, how) CMP_PAIR_COUNT_##how(a, b)
     CMP_PAIR_OPS(CMP_X_PAIR)
 #undef CMP_X_PAIR
-#undef CMP_X_SIMD
-#undef CMP_X_IMM
-#undef CMP_X_FUSED
-#undef CMP_X_NUM
-#undef CMP_X_OTHER
+#undef CMP_PAIR_COUNT_TAIL
+#undef CMP_PAIR_COUNT_SEQ
 };
 
 void cmp_disasm(FILE *out, const cmp_func *f) {
