@@ -11,9 +11,10 @@ total_pass=0 total_fail=0 total_skip=0 status=0
 run_suite() {
     local name=$1; shift
     echo "== $name"
-    local out rc
+    local out rc t0=$SECONDS
     out=$("$@" 2>&1); rc=$?
     printf '%s\n' "$out" | tail -n 40
+    echo "($name took $((SECONDS - t0)) s)"
     local line
     line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
     if [ -z "$line" ]; then
