@@ -146,6 +146,7 @@ uint32_t wasi_poll_oneoff(wasi_call *c, const weft_val *a) {
     int64_t now = wasi_call_start(c); /* relative timeouts count from the first attempt */
     int64_t earliest = -1;
     size_t npoll = 0, nimmediate = 0;
+    bool bad = false;
     for (uint32_t i = 0; i < n; i++) {
         const uint8_t *s = ip + (size_t)i * ssize;
         wasi_sub *sub = &subs[i];
@@ -177,6 +178,15 @@ uint32_t wasi_poll_oneoff(wasi_call *c, const weft_val *a) {
         } else if (sub->type == WASI_EVENT_FD_READ || sub->type == WASI_EVENT_FD_WRITE) {
             uint32_t fd = wasi_ld32(s + 16);
             wasi_errno r = wasi_fd_acquire(c->w, fd, WASI_RIGHT_POLL_FD_READWRITE, &sub->ref);
+            if (r == WASI_EBADF) {
+                /* An fd that is not open fails the whole call with EBADF.
+                   WASI preview1 is silent; wasmtime answers so
+                   (crates/wasi/src/p1.rs, poll_oneoff: get_descriptor(fd)?),
+                   and wasi-libc's poll() then fails with EBADF as POSIX
+                   programs expect (its test poll). Nothing is written. */
+                bad = true;
+                break;
+            }
             if (r) {
                 sub->error = r;
                 nimmediate++;
@@ -204,9 +214,9 @@ uint32_t wasi_poll_oneoff(wasi_call *c, const weft_val *a) {
         }
     }
 
-    wasi_errno r = WASI_ESUCCESS;
+    wasi_errno r = bad ? WASI_EBADF : WASI_ESUCCESS;
     uint32_t nev = 0;
-    for (;;) {
+    while (!r) {
         if (npoll > 0 || nimmediate == 0) {
             wasi_wait wt = {pfds, npoll, nimmediate ? 0 : earliest, c->caller, true};
             int got = wasi_block_on(c->w, &wt);
