@@ -105,7 +105,7 @@ int64_t wasi_call_start(wasi_call *c) {
    For the length of a sleep, the calling thread asks for 1 ns of slack
    and gets its own back afterwards (prctl(2), PR_SET_TIMERSLACK; no
    privilege needed). Measured (tests/libc-suite/RESULTS.md): a 5 ms sleep
-   overshoots by a median of ~65 us instead of ~90 us. What remains under
+   overshoots by a median of ~80 us instead of ~115 us. What remains under
    load is the time the woken thread waits for a core, which is the
    kernel's business: a native program waits as long. */
 typedef struct wasi_wake_saved {
@@ -245,11 +245,11 @@ uint32_t wasi_poll_oneoff(wasi_call *c, const weft_val *a) {
             wasi_wait wt = {pfds, npoll, nimmediate ? 0 : earliest, c->caller, true};
             /* A sleep (clocks only) that waits on this thread wakes on time
                (above); one that parks its agent returns at once. */
-            bool sleep = npoll == 0 && nimmediate == 0 && earliest > 0;
+            bool sleeping = npoll == 0 && nimmediate == 0 && earliest > 0;
             wasi_wake_saved sv;
-            if (sleep) wasi_wake_fast(&sv);
+            if (sleeping) wasi_wake_fast(&sv);
             int got = wasi_block_on(c->w, &wt);
-            if (sleep) wasi_wake_restore(&sv);
+            if (sleeping) wasi_wake_restore(&sv);
             if (got == WASI_BLOCK_PARKED) {
                 r = WASI_EPARKED; /* made again once woken: nothing written yet */
                 break;
