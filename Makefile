@@ -15,6 +15,7 @@
 # the flags it was built with ($(BUILD)/flags) and rebuilds when they change.
 
 BUILD ?= build
+.DEFAULT_GOAL := all
 # The version is written once, in include/weft.h; the shared library's
 # soname carries its major number.
 VERSION := $(shell sed -n 's/^\#define WEFT_VERSION "\(.*\)"/\1/p' include/weft.h)
