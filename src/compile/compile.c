@@ -605,14 +605,16 @@ typedef struct numeric_info {
 
 /* Opcode -> numeric operation; indexed by opcode (0x100 + n for 0xFC n).
    Entries with arity 0 are not numeric operations. */
-static const numeric_info numeric_table[0x108] = {
-#define CMP_X(name, code, ar, r, a) [code] = {CMP_##name, ar, r, a},
-    CMP_NUMERIC_OPS(CMP_X)
-#undef CMP_X
+static const numeric_info numeric_table[CMP_NUM_TABLE_SIZE] = {
+#define CMP_X_NUM(name, code, cls, shape, rt, at, n, fx)                                 \
+    CMP_WHEN(cls, NUM)([CMP_NUM_INDEX(code)] = {CMP_##name, CMP_SHAPE_GET(0, shape) - 1, \
+                                                CMP_TY_##rt, CMP_TY_##at},)
+    CMP_OPS(CMP_X_NUM)
+#undef CMP_X_NUM
 };
 
 static const numeric_info *numeric_lookup(uint32_t opcode) {
-    if (opcode >= 0x108 || numeric_table[opcode].arity == 0) return NULL;
+    if (opcode >= CMP_NUM_TABLE_SIZE || numeric_table[opcode].arity == 0) return NULL;
     return &numeric_table[opcode];
 }
 
@@ -895,8 +897,8 @@ weft_status cmp_read_memarg(compiler *c, uint32_t bytes, uint32_t *offset) {
 
 static weft_status compile_memory_op(compiler *c, uint8_t opcode) {
     static const struct { uint8_t code, bytes; weft_valtype type; uint16_t op; } ops[] = {
-#define CMP_X(code, bytes, type, op) {code, bytes, type, CMP_##op},
-        CMP_MEMORY_OPS(CMP_X)
+#define CMP_X(code, type, op) {code, CMP_BYTES_##op, WEFT_##type, CMP_##op},
+        CMP_WASM_MEMORY(CMP_X)
 #undef CMP_X
     };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
@@ -1166,8 +1168,8 @@ static weft_status emit_atomic(compiler *c, uint32_t op, weft_valtype rt, uint32
    trap at run time ("unaligned atomic"). */
 static weft_status compile_atomic(compiler *c) {
     static const struct { uint8_t code, bytes; weft_valtype type; uint16_t op; } ops[] = {
-#define CMP_X(code, bytes, type, op) {code, bytes, type, CMP_##op},
-        CMP_ATOMIC_OPS(CMP_X)
+#define CMP_X(code, type, op) {code, CMP_BYTES_##op, WEFT_##type, CMP_##op},
+        CMP_WASM_ATOMIC(CMP_X)
 #undef CMP_X
     };
     uint32_t sub, align, offset;
@@ -2081,23 +2083,16 @@ uint32_t cmp_offset_of(const cmp_func *f, uint32_t pos) {
 
 const char *cmp_op_name(uint32_t op) {
     static const char *const names[] = {
-#define CMP_X_NUM(name, code, arity, rt, at) #name,
-#define CMP_X_OTHER(name, n) #name,
-#define CMP_X_FUSED(name, cmp, n) #name,
-#define CMP_X_IMM(name, base) #name,
-#define CMP_X_SIMD(name, sub, kind, n, t) #name,
-        CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED) CMP_IMM_OPS(CMP_X_IMM)
-        CMP_SIMD_OPS(CMP_X_SIMD)
-#define CMP_PAIR_NAME_SEQ(a, b) #a "+" #b, #a "+" #b ":1", #a "+" #b ":2",
-#define CMP_PAIR_NAME_TAIL(a, b) #a "+" #b,
-#define CMP_X_PAIR(a, b, how) CMP_PAIR_NAME_##how(a, b)
-        CMP_PAIR_OPS(CMP_X_PAIR)
-#undef CMP_X_PAIR
-#undef CMP_X_SIMD
-#undef CMP_X_IMM
-#undef CMP_X_FUSED
-#undef CMP_X_NUM
-#undef CMP_X_OTHER
+#define CMP_X_NAME(name, ...) #name,
+        CMP_OPS(CMP_X_NAME)
+#undef CMP_X_NAME
+#define CMP_PAIR_NAME_SEQ(a, b) #a "+" #b
+#define CMP_PAIR_NAME_D1(a, b) #a "+" #b ":1"
+#define CMP_PAIR_NAME_D2(a, b) #a "+" #b ":2"
+#define CMP_PAIR_NAME_TAIL(a, b) #a "+" #b
+#define CMP_PAIR_FORM(op, a, b, form) CMP_PAIR_NAME_##form(a, b),
+        CMP_PAIR_FORMS
+#undef CMP_PAIR_FORM
     };
     _Static_assert(sizeof names / sizeof names[0] == CMP_OP_COUNT, "a name for every operation");
     return op < CMP_OP_COUNT ? names[op] : "?";

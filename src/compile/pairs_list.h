@@ -15,7 +15,7 @@
    second reports the second's position. X(FIRST, SECOND, how): SEQ runs
    both bodies in the one handler (with two dependent forms, _D1 and _D2,
    for a second whose first or second input is the first's result: see
-   CMP_PAIR_INPUTS); TAIL runs the first's and jumps straight to the
+   CMP_PAIR_FORMS in ops.h); TAIL runs the first's and jumps straight to the
    second's handler (calls and returns, whose bodies leave the loop's
    straight line). Chosen from the operation pairs that follow each other
    most often in the CPU suite's programs and in Yosys, in rounds, the

@@ -144,31 +144,19 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
     weft_exec *volatile const e = exec;
 #if !WEFT_DISPATCH_SWITCH
     static const void *const labels[CMP_OP_COUNT] = {
-#define CMP_X_NUM(name, code, arity, rt, at) &&L_##name,
-#define CMP_X_OTHER(name, n) &&L_##name,
-#define CMP_X_FUSED(name, cmp, n) &&L_##name,
-#define CMP_X_IMM(name, base) &&L_##name,
-#define CMP_X_SIMD(name, sub, kind, n, t) &&L_##name,
-        CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED) CMP_IMM_OPS(CMP_X_IMM)
-        CMP_SIMD_OPS(CMP_X_SIMD)
+#define CMP_X_LABEL(name, ...) &&L_##name,
+        CMP_OPS(CMP_X_LABEL)
+#undef CMP_X_LABEL
 #if WEFT_NO_PAIRS
-#define CMP_PAIR_LABEL_SEQ(a, b) &&L_UNREACHABLE, &&L_UNREACHABLE, &&L_UNREACHABLE,
-#define CMP_PAIR_LABEL_TAIL(a, b) &&L_UNREACHABLE,
+#define CMP_PAIR_LABEL(op, a, b, form) &&L_UNREACHABLE
 #elif !WEFT_PAIR_DEP
-#define CMP_PAIR_LABEL_SEQ(a, b) &&L_##a##__##b, &&L_##a##__##b, &&L_##a##__##b,
-#define CMP_PAIR_LABEL_TAIL(a, b) &&L_##a##__##b,
+#define CMP_PAIR_LABEL(op, a, b, form) &&L_##a##__##b
 #else
-#define CMP_PAIR_LABEL_SEQ(a, b) &&L_##a##__##b, &&L_##a##__##b##__D1, &&L_##a##__##b##__D2,
-#define CMP_PAIR_LABEL_TAIL(a, b) &&L_##a##__##b,
+#define CMP_PAIR_LABEL(op, a, b, form) &&L_##op
 #endif
-#define CMP_X_PAIR(a, b, how) CMP_PAIR_LABEL_##how(a, b)
-        CMP_PAIR_OPS(CMP_X_PAIR)
-#undef CMP_X_PAIR
-#undef CMP_X_SIMD
-#undef CMP_X_IMM
-#undef CMP_X_FUSED
-#undef CMP_X_NUM
-#undef CMP_X_OTHER
+#define CMP_PAIR_FORM(op, a, b, form) CMP_PAIR_LABEL(op, a, b, form),
+        CMP_PAIR_FORMS
+#undef CMP_PAIR_FORM
     };
 #define OP(name) L_##name:
 #define NEXT() goto *labels[*ip]
@@ -257,7 +245,7 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
 #define BIN(name, expr) OP(name) { fp[ip[1]] = (expr); ip += 4; NEXT(); }
 /* Operations that may start or end a pair (CMP_PAIR_OPS in ops.h) have
    their body, without the step to the next operation, in BODY_<name>(i1,
-   i2): i1 and i2 are the words naming its inputs (CMP_PAIR_INPUTS), so a
+   i2): i1 and i2 are the words naming its inputs (CMP_IN1_, CMP_IN2_), so a
    pair whose second reads the first's result can name the first's dst
    word instead, and the value stays in a register. SOLO makes the
    operation's own handler of it, PAIR_SEQ and PAIR_DEP the pairs'. */
@@ -626,7 +614,7 @@ dispatch:
     /* ---- data movement ---- */
 #define BODY_COPY(a_, b_) fp[ip[1]] = (a_);
     SOLO(COPY)
-#define BODY_COPY2(a_, b_) fp[ip[1]] = (a_); fp[ip[3]] = (b_);
+#define BODY_COPY2(a_, b_) fp[ip[1]] = (a_); fp[ip[3]] = fp[ip[4]]; /* X: read after the first store */
     SOLO(COPY2)
     OP(CONST32) { fp[ip[1]] = ip[2]; ip += 3; NEXT(); }
     OP(CONST64) { fp[ip[1]] = (uint64_t)ip[2] | (uint64_t)ip[3] << 32; ip += 4; NEXT(); }
