@@ -606,7 +606,7 @@ typedef struct numeric_info {
 /* Opcode -> numeric operation; indexed by opcode (0x100 + n for 0xFC n).
    Entries with arity 0 are not numeric operations. */
 static const numeric_info numeric_table[CMP_NUM_TABLE_SIZE] = {
-#define CMP_X_NUM(name, code, cls, shape, rt, at, n, fx)                                 \
+#define CMP_X_NUM(name, code, cls, shape, rt, at, n, of, fx)                                 \
     CMP_WHEN(cls, NUM)([CMP_NUM_INDEX(code)] = {CMP_##name, CMP_SHAPE_GET(0, shape) - 1, \
                                                 CMP_TY_##rt, CMP_TY_##at},)
     CMP_OPS(CMP_X_NUM)
@@ -618,47 +618,12 @@ static const numeric_info *numeric_lookup(uint32_t opcode) {
     return &numeric_table[opcode];
 }
 
-/* The immediate form of each binary operation that has one. */
+/* The immediate form of each binary operation that has one: the rows of
+   class IMM, by the operation they specialise (OF). */
 static const uint16_t imm_form[CMP_OP_COUNT] = {
-    [CMP_I32_ADD] = CMP_I32_ADD_IMM,
-    [CMP_I32_SUB] = CMP_I32_SUB_IMM,
-    [CMP_I32_MUL] = CMP_I32_MUL_IMM,
-    [CMP_I32_AND] = CMP_I32_AND_IMM,
-    [CMP_I32_OR] = CMP_I32_OR_IMM,
-    [CMP_I32_XOR] = CMP_I32_XOR_IMM,
-    [CMP_I32_SHL] = CMP_I32_SHL_IMM,
-    [CMP_I32_SHR_S] = CMP_I32_SHR_S_IMM,
-    [CMP_I32_SHR_U] = CMP_I32_SHR_U_IMM,
-    [CMP_I32_ROTL] = CMP_I32_ROTL_IMM,
-    [CMP_I32_EQ] = CMP_I32_EQ_IMM,
-    [CMP_I32_NE] = CMP_I32_NE_IMM,
-    [CMP_I32_LT_S] = CMP_I32_LT_S_IMM,
-    [CMP_I32_LT_U] = CMP_I32_LT_U_IMM,
-    [CMP_I32_GT_S] = CMP_I32_GT_S_IMM,
-    [CMP_I32_GT_U] = CMP_I32_GT_U_IMM,
-    [CMP_I32_LE_S] = CMP_I32_LE_S_IMM,
-    [CMP_I32_LE_U] = CMP_I32_LE_U_IMM,
-    [CMP_I32_GE_S] = CMP_I32_GE_S_IMM,
-    [CMP_I32_GE_U] = CMP_I32_GE_U_IMM,
-    [CMP_I64_ADD] = CMP_I64_ADD_IMM,
-    [CMP_I64_SUB] = CMP_I64_SUB_IMM,
-    [CMP_I64_MUL] = CMP_I64_MUL_IMM,
-    [CMP_I64_AND] = CMP_I64_AND_IMM,
-    [CMP_I64_OR] = CMP_I64_OR_IMM,
-    [CMP_I64_XOR] = CMP_I64_XOR_IMM,
-    [CMP_I64_SHL] = CMP_I64_SHL_IMM,
-    [CMP_I64_SHR_S] = CMP_I64_SHR_S_IMM,
-    [CMP_I64_SHR_U] = CMP_I64_SHR_U_IMM,
-    [CMP_I64_EQ] = CMP_I64_EQ_IMM,
-    [CMP_I64_NE] = CMP_I64_NE_IMM,
-    [CMP_I64_LT_S] = CMP_I64_LT_S_IMM,
-    [CMP_I64_LT_U] = CMP_I64_LT_U_IMM,
-    [CMP_I64_GT_S] = CMP_I64_GT_S_IMM,
-    [CMP_I64_GT_U] = CMP_I64_GT_U_IMM,
-    [CMP_I64_LE_S] = CMP_I64_LE_S_IMM,
-    [CMP_I64_LE_U] = CMP_I64_LE_U_IMM,
-    [CMP_I64_GE_S] = CMP_I64_GE_S_IMM,
-    [CMP_I64_GE_U] = CMP_I64_GE_U_IMM,
+#define CMP_X_IMM(name, code, cls, shape, rt, at, n, of, fx) CMP_WHEN(cls, IMM)([CMP_##of] = CMP_##name,)
+    CMP_OPS(CMP_X_IMM)
+#undef CMP_X_IMM
 };
 
 /* For a constant first operand: the operation with operands swapped that

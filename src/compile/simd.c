@@ -19,7 +19,7 @@ typedef struct simd_info {
 
 /* Sub-opcode -> operation; the holes of the opcode space are not valid. */
 static const simd_info simd_table[256] = {
-#define CMP_X_SIMD(name, code, cls, shape, rt, at, n, fx)                                \
+#define CMP_X_SIMD(name, code, cls, shape, rt, at, n, of, fx)                                \
     CMP_WHEN(cls, SIMD)([(code) & 0xFF] = {CMP_##name, shape, n, CMP_TY_##rt | CMP_TY_##at, true},)
     CMP_OPS(CMP_X_SIMD)
 #undef CMP_X_SIMD

@@ -95,7 +95,7 @@ typedef enum td_kind {
    branch is no straight line, and a call, a wait or LAZY saves the
    position it is at, to return or resume there. */
 static const uint8_t kinds[CMP_OP_COUNT] = {
-#define TD_X_KIND(name, code, cls, shape, rt, at, n, fx)                                 \
+#define TD_X_KIND(name, code, cls, shape, rt, at, n, of, fx)                                 \
     [CMP_##name] = CMP_CLASS_##cls == CMP_CLASS_JUMP   ? TD_END                          \
                    : (CMP_FX_##fx & CMP_FX_SAFE) ? TD_STOP                               \
                                                         : TD_PLAIN,

@@ -62,7 +62,7 @@ typedef struct vnum {
 } vnum;
 
 static const vnum vnum_table[CMP_NUM_TABLE_SIZE] = {
-#define CMP_X_NUM(name, code, cls, shape, rt, at, n, fx)                                 \
+#define CMP_X_NUM(name, code, cls, shape, rt, at, n, of, fx)                                 \
     CMP_WHEN(cls, NUM)([CMP_NUM_INDEX(code)] = {CMP_SHAPE_GET(0, shape) - 1, CMP_TY_##rt, CMP_TY_##at},)
     CMP_OPS(CMP_X_NUM)
 #undef CMP_X_NUM
