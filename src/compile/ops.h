@@ -513,6 +513,7 @@ typedef enum cmp_simd_kind {
     X(I64_GE_S_IMM,                  -1,     IMM,    D_S_I,         I32, I64, 0,  I64_GE_S,     0) \
     X(I64_GE_U_IMM,                  -1,     IMM,    D_S_I,         I32, I64, 0,  I64_GE_U,     0) \
     X(I32_ROTL_IMM,                  -1,     IMM,    D_S_I,         I32, I32, 0,  I32_ROTL,     0) \
+    X(I64_ROTL_IMM,                  -1,     IMM,    D_S_I,         I64, I64, 0,  I64_ROTL,     0) \
     X(V128_LOAD,                     0xFD00, SIMD,   SV_LOAD,       _,   _,   16, _,            TRAP) \
     X(V128_LOAD8X8_S,                0xFD01, SIMD,   SV_LOAD,       _,   _,   8,  _,            TRAP) \
     X(V128_LOAD8X8_U,                0xFD02, SIMD,   SV_LOAD,       _,   _,   8,  _,            TRAP) \

@@ -779,6 +779,7 @@ dispatch:
     /* (x << k) | (x >> (32 - k)), counts mod 32: one rotate instruction,
        where rotl32's general form tests for a zero count. */
 #define BODY_I32_ROTL_IMM(a_, b_) BODY_BIN((((uint32_t)(a_)) << (IMM32 & 31)) | (((uint32_t)(a_)) >> ((32 - IMM32) & 31)))
+#define BODY_I64_ROTL_IMM(a_, b_) BODY_BIN((U64V(a_) << (IMM64 & 63)) | (U64V(a_) >> ((64 - IMM64) & 63)))
 #define BODY_I32_EQ_IMM(a_, b_) BODY_BIN((uint64_t)(U32V(a_) == IMM32))
 #define BODY_I32_NE_IMM(a_, b_) BODY_BIN((uint64_t)(U32V(a_) != IMM32))
 #define BODY_I32_LT_S_IMM(a_, b_) BODY_BIN((uint64_t)(((int32_t)(a_)) < (int32_t)IMM32))
