@@ -1,6 +1,7 @@
 /*
  * compiler.h — the state of the one-pass validator and translator, shared
- * by compile.c (the core instructions) and simd.c (the 0xFD prefix). Only
+ * by compile.c (the core instructions), numeric.c (numeric instructions and
+ * their fusions) and simd.c (the 0xFD prefix). Only
  * the compile stage includes it.
  */
 #ifndef WEFT_COMPILER_H
@@ -129,6 +130,23 @@ void cmp_take_producer(compiler *c, uint32_t *a, uint32_t *b);
    value the load just before it produced, which it loads itself; the load
    is taken back, and the operation traps at the load's offset. */
 void cmp_emit_load_fused(compiler *c, uint32_t fused, weft_valtype rt, uint32_t a_slot);
+
+/* Whether an entry's slot is a scalar constant's marker (CONST_MARK + k). */
+static inline bool cmp_is_const_slot(uint32_t slot) { return slot >= CONST_MARK && slot != NO_SLOT; }
+
+/* Numeric instructions (numeric.c): arity and types by opcode (0x100 + n
+   for 0xFC n), NULL for other opcodes; their translation with its
+   fusions; and the compare-and-branch operations of comparison `cmp`:
+   the branch taken when it holds and the one taken when it does not
+   (both 0 if it has none). */
+typedef struct cmp_numeric_info {
+    uint16_t op;
+    uint8_t arity;
+    weft_valtype rt, at;
+} cmp_numeric_info;
+const cmp_numeric_info *cmp_numeric_lookup(uint32_t opcode);
+weft_status cmp_compile_numeric(compiler *c, const cmp_numeric_info *ni);
+void cmp_fused_for(uint32_t cmp, uint32_t *if_true, uint32_t *if_false);
 /* The home slot of operand stack position `index` (<= the height). */
 uint32_t cmp_home(const compiler *c, size_t index);
 /* Pushes a value living in `slot` / in its home slot (returned). */
