@@ -321,30 +321,30 @@ dispatch:
 #define BODY_I32_ADD(a_, b_) BODY_BIN((uint32_t)(((uint32_t)(a_)) + ((uint32_t)(b_))))
 #define BODY_I32_SUB(a_, b_) BODY_BIN((uint32_t)(((uint32_t)(a_)) - ((uint32_t)(b_))))
 #define BODY_I32_MUL(a_, b_) BODY_BIN((uint32_t)(((uint32_t)(a_)) * ((uint32_t)(b_))))
-#define BODY_I32_DIV_S(a_, b_)                                                      \
-    {                                                                               \
-        int32_t a = I32V(a_), b = I32V(b_);                                         \
-        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);                                       \
-        if (a == INT32_MIN && b == -1) TRAP(WEFT_TRAP_INT_OVERFLOW);                \
-        fp[ip[1]] = (uint32_t)(a / b);                                              \
+#define BODY_I32_DIV_S(a_, b_)                                                       \
+    {                                                                                \
+        int32_t a = I32V(a_), b = I32V(b_);                                          \
+        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);                                        \
+        if (a == INT32_MIN && b == -1) TRAP(WEFT_TRAP_INT_OVERFLOW);                 \
+        fp[ip[1]] = (uint32_t)(a / b);                                               \
     }
-#define BODY_I32_DIV_U(a_, b_)                                                      \
-    {                                                                               \
-        uint32_t b = U32V(b_);                                                      \
-        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);                                       \
-        fp[ip[1]] = U32V(a_) / b;                                                   \
+#define BODY_I32_DIV_U(a_, b_)                                                       \
+    {                                                                                \
+        uint32_t b = U32V(b_);                                                       \
+        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);                                        \
+        fp[ip[1]] = U32V(a_) / b;                                                    \
     }
-#define BODY_I32_REM_S(a_, b_)                                                      \
-    {                                                                               \
-        int32_t a = I32V(a_), b = I32V(b_);                                         \
-        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);                                       \
-        fp[ip[1]] = b == -1 ? 0 : (uint32_t)(a % b);                                \
+#define BODY_I32_REM_S(a_, b_)                                                       \
+    {                                                                                \
+        int32_t a = I32V(a_), b = I32V(b_);                                          \
+        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);                                        \
+        fp[ip[1]] = b == -1 ? 0 : (uint32_t)(a % b);                                 \
     }
-#define BODY_I32_REM_U(a_, b_)                                                      \
-    {                                                                               \
-        uint32_t b = U32V(b_);                                                      \
-        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);                                       \
-        fp[ip[1]] = U32V(a_) % b;                                                   \
+#define BODY_I32_REM_U(a_, b_)                                                       \
+    {                                                                                \
+        uint32_t b = U32V(b_);                                                       \
+        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);                                        \
+        fp[ip[1]] = U32V(a_) % b;                                                    \
     }
 #define BODY_I32_AND(a_, b_) BODY_BIN((uint32_t)(((uint32_t)(a_)) & ((uint32_t)(b_))))
 #define BODY_I32_OR(a_, b_) BODY_BIN((uint32_t)(U32V(a_) | U32V(b_)))
@@ -361,30 +361,30 @@ dispatch:
 #define BODY_I64_ADD(a_, b_) BODY_BIN(((uint64_t)(a_)) + ((uint64_t)(b_)))
 #define BODY_I64_SUB(a_, b_) BODY_BIN(U64V(a_) - U64V(b_))
 #define BODY_I64_MUL(a_, b_) BODY_BIN(U64V(a_) * U64V(b_))
-#define BODY_I64_DIV_S(a_, b_)                                                      \
-    {                                                                               \
-        int64_t a = I64V(a_), b = I64V(b_);                                         \
-        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);                                       \
-        if (a == INT64_MIN && b == -1) TRAP(WEFT_TRAP_INT_OVERFLOW);                \
-        fp[ip[1]] = (uint64_t)(a / b);                                              \
+#define BODY_I64_DIV_S(a_, b_)                                                       \
+    {                                                                                \
+        int64_t a = I64V(a_), b = I64V(b_);                                          \
+        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);                                        \
+        if (a == INT64_MIN && b == -1) TRAP(WEFT_TRAP_INT_OVERFLOW);                 \
+        fp[ip[1]] = (uint64_t)(a / b);                                               \
     }
-#define BODY_I64_DIV_U(a_, b_)                                                      \
-    {                                                                               \
-        uint64_t b = U64V(b_);                                                      \
-        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);                                       \
-        fp[ip[1]] = U64V(a_) / b;                                                   \
+#define BODY_I64_DIV_U(a_, b_)                                                       \
+    {                                                                                \
+        uint64_t b = U64V(b_);                                                       \
+        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);                                        \
+        fp[ip[1]] = U64V(a_) / b;                                                    \
     }
-#define BODY_I64_REM_S(a_, b_)                                                      \
-    {                                                                               \
-        int64_t a = I64V(a_), b = I64V(b_);                                         \
-        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);                                       \
-        fp[ip[1]] = b == -1 ? 0 : (uint64_t)(a % b);                                \
+#define BODY_I64_REM_S(a_, b_)                                                       \
+    {                                                                                \
+        int64_t a = I64V(a_), b = I64V(b_);                                          \
+        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);                                        \
+        fp[ip[1]] = b == -1 ? 0 : (uint64_t)(a % b);                                 \
     }
-#define BODY_I64_REM_U(a_, b_)                                                      \
-    {                                                                               \
-        uint64_t b = U64V(b_);                                                      \
-        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);                                       \
-        fp[ip[1]] = U64V(a_) % b;                                                   \
+#define BODY_I64_REM_U(a_, b_)                                                       \
+    {                                                                                \
+        uint64_t b = U64V(b_);                                                       \
+        if (b == 0) TRAP(WEFT_TRAP_DIV_ZERO);                                        \
+        fp[ip[1]] = U64V(a_) % b;                                                    \
     }
 #define BODY_I64_AND(a_, b_) BODY_BIN(U64V(a_) & U64V(b_))
 #define BODY_I64_OR(a_, b_) BODY_BIN(U64V(a_) | U64V(b_))
@@ -427,12 +427,12 @@ dispatch:
 #define BODY_I32_WRAP_I64(a_, b_) BODY_BIN((uint32_t)U64V(a_))
     /* Trapping truncations (§4.3.3 trunc): NaN is an invalid conversion,
        anything whose truncation is out of range an overflow. */
-#define TRUNC(x_, T, lo_ok, hi_ok, conv)                                            \
-    {                                                                               \
-        T x = (x_);                                                                 \
-        if (isnan(x)) TRAP(WEFT_TRAP_BAD_CONVERSION);                               \
-        if (!(lo_ok) || !(hi_ok)) TRAP(WEFT_TRAP_INT_OVERFLOW);                     \
-        fp[ip[1]] = conv;                                                           \
+#define TRUNC(x_, T, lo_ok, hi_ok, conv)                                             \
+    {                                                                                \
+        T x = (x_);                                                                  \
+        if (isnan(x)) TRAP(WEFT_TRAP_BAD_CONVERSION);                                \
+        if (!(lo_ok) || !(hi_ok)) TRAP(WEFT_TRAP_INT_OVERFLOW);                      \
+        fp[ip[1]] = conv;                                                            \
     }
 #define BODY_I32_TRUNC_F32_S(a_, b_) TRUNC(F32V(a_), float, x >= -2147483648.0f, x < 2147483648.0f, (uint32_t)(int32_t)x)
 #define BODY_I32_TRUNC_F32_U(a_, b_) TRUNC(F32V(a_), float, x > -1.0f, x < 4294967296.0f, (uint32_t)x)
@@ -508,71 +508,71 @@ dispatch:
 #define BODY_BR_IF_I32_EQZ(a_, b_) if (!((uint32_t)(a_))) JUMP(2);
 #define BODY_BR_IF_I64_EQZ(a_, b_) if (!U64V(a_)) JUMP(2);
 #define BODY_BR_IF_I64_NEZ(a_, b_) if (U64V(a_)) JUMP(2);
-#define BODY_RETURN(a_, b_)                                                         \
-    {                                                                               \
-        if (BASE_UNLIKELY(frame == frames_base)) goto finished;                     \
-        frame--;                                                                    \
-        ip = frame->ret_ip;                                                         \
-        fp = frame->fp;                                                             \
-        fn = frame->fn;                                                             \
-        if (frame->inst != inst) {                                                  \
-            inst = frame->inst;                                                     \
-            LOAD_INST();                                                            \
-        }                                                                           \
-        NEXT();                                                                     \
+#define BODY_RETURN(a_, b_)                                                          \
+    {                                                                                \
+        if (BASE_UNLIKELY(frame == frames_base)) goto finished;                      \
+        frame--;                                                                     \
+        ip = frame->ret_ip;                                                          \
+        fp = frame->fp;                                                              \
+        fn = frame->fn;                                                              \
+        if (frame->inst != inst) {                                                   \
+            inst = frame->inst;                                                      \
+            LOAD_INST();                                                             \
+        }                                                                            \
+        NEXT();                                                                      \
     }
-#define BODY_CALL_INTERNAL(a_, b_)                                                  \
-    { /* a function of this module: no host, same instance */                       \
-        cf = atomic_load_explicit(&code_table[ip[1]], memory_order_acquire);        \
-        nfp = fp + ip[2];                                                           \
-        ip += 3;                                                                    \
-        cinst = inst;                                                               \
-        goto enter;                                                                 \
+#define BODY_CALL_INTERNAL(a_, b_)                                                   \
+    { /* a function of this module: no host, same instance */                        \
+        cf = atomic_load_explicit(&code_table[ip[1]], memory_order_acquire);         \
+        nfp = fp + ip[2];                                                            \
+        ip += 3;                                                                     \
+        cinst = inst;                                                                \
+        goto enter;                                                                  \
     }
-#define BODY_CALL(a_, b_)                                                           \
-    {                                                                               \
-        callee = inst->funcs[ip[1]];                                                \
-        nfp = fp + ip[2];                                                           \
-        ip += 3;                                                                    \
-        goto do_call;                                                               \
+#define BODY_CALL(a_, b_)                                                            \
+    {                                                                                \
+        callee = inst->funcs[ip[1]];                                                 \
+        nfp = fp + ip[2];                                                            \
+        ip += 3;                                                                     \
+        goto do_call;                                                                \
     }
-#define BODY_CALL_INDIRECT(a_, b_)                                                                          \
-    {                                                                                                       \
-        weft_table *t = inst->tables[ip[2]];                                                                \
-        uint32_t i = U32V(a_);                                                                              \
-        if (i >= t->size) {                                                                                 \
-            snprintf(trap_buf, sizeof trap_buf, "undefined element %u", i);                                 \
-            trap_msg = trap_buf;                                                                            \
-            TRAP(WEFT_TRAP_INDIRECT_OOB);                                                                   \
-        }                                                                                                   \
-        callee = t->elems[i];                                                                               \
-        if (!callee) {                                                                                      \
-            snprintf(trap_buf, sizeof trap_buf, "uninitialized element %u", i);                             \
-            trap_msg = trap_buf;                                                                            \
-            TRAP(WEFT_TRAP_INDIRECT_NULL);                                                                  \
-        }                                                                                                   \
-        const mod_functype *want = &inst->module->types[ip[1]];                                             \
+#define BODY_CALL_INDIRECT(a_, b_)                                                   \
+    {                                                                                \
+        weft_table *t = inst->tables[ip[2]];                                         \
+        uint32_t i = U32V(a_);                                                       \
+        if (i >= t->size) {                                                          \
+            snprintf(trap_buf, sizeof trap_buf, "undefined element %u", i);          \
+            trap_msg = trap_buf;                                                     \
+            TRAP(WEFT_TRAP_INDIRECT_OOB);                                            \
+        }                                                                            \
+        callee = t->elems[i];                                                        \
+        if (!callee) {                                                               \
+            snprintf(trap_buf, sizeof trap_buf, "uninitialized element %u", i);      \
+            trap_msg = trap_buf;                                                     \
+            TRAP(WEFT_TRAP_INDIRECT_NULL);                                           \
+        }                                                                            \
+        const mod_functype *want = &inst->module->types[ip[1]];                      \
         if (callee->type != want && !mod_functype_equal(callee->type, want)) TRAP(WEFT_TRAP_INDIRECT_TYPE); \
-        nfp = fp + ip[4];                                                                                   \
-        ip += 5;                                                                                            \
-        goto do_call;                                                                                       \
+        nfp = fp + ip[4];                                                            \
+        ip += 5;                                                                     \
+        goto do_call;                                                                \
     }
-#define BODY_LAZY(a_, b_)                                                           \
-    {                                                                               \
-        /* A stub was entered (compile/code.h): the function's first call           \
-           through this code. exec_lazy_enter compiles it (or takes what            \
-           another thread compiled) and finishes the entry with the real            \
-           frame; the loop only reloads where to go on. Out of line and             \
-           marked cold, so GCC lays the call path out as before (without            \
-           the mark, `enter` moved and CALL_INTERNAL took one more jump per         \
-           call: bench/results/2026-12-01-lazy-callgrind.txt). */                   \
-    lazy_enter: INTERP_COLD_LABEL;                                                  \
-        SAVE_REGS();                                                                \
-        st = exec_lazy_enter(e, err);                                               \
-        if (BASE_UNLIKELY(st != WEFT_OK)) goto lazy_failed;                         \
-        ip = e->ip;                                                                 \
-        fn = e->fn;                                                                 \
-        NEXT();                                                                     \
+#define BODY_LAZY(a_, b_)                                                            \
+    {                                                                                \
+        /* A stub was entered (compile/code.h): the function's first call            \
+           through this code. exec_lazy_enter compiles it (or takes what             \
+           another thread compiled) and finishes the entry with the real             \
+           frame; the loop only reloads where to go on. Out of line and              \
+           marked cold, so GCC lays the call path out as before (without             \
+           the mark, `enter` moved and CALL_INTERNAL took one more jump per          \
+           call: bench/results/2026-12-01-lazy-callgrind.txt). */                    \
+    lazy_enter: INTERP_COLD_LABEL;                                                   \
+        SAVE_REGS();                                                                 \
+        st = exec_lazy_enter(e, err);                                                \
+        if (BASE_UNLIKELY(st != WEFT_OK)) goto lazy_failed;                          \
+        ip = e->ip;                                                                  \
+        fn = e->fn;                                                                  \
+        NEXT();                                                                      \
     }
 
     /* ---- data movement ---- */
@@ -667,86 +667,86 @@ dispatch:
 #define BODY_STORE32(a_, b_) BODY_STORE(a_, b_, 4)
 #define BODY_STORE64(a_, b_) BODY_STORE(a_, b_, 8)
 #define BODY_STORE16(a_, b_) BODY_STORE((a_), (b_), 2)
-#define BODY_MEMORY_SIZE(a_, b_)                                                    \
-    {                                                                               \
-        LOAD_MEM();                                                                 \
-        fp[ip[1]] = (uint32_t)(mem_size / RT_PAGE_SIZE);                            \
+#define BODY_MEMORY_SIZE(a_, b_)                                                     \
+    {                                                                                \
+        LOAD_MEM();                                                                  \
+        fp[ip[1]] = (uint32_t)(mem_size / RT_PAGE_SIZE);                             \
     }
-#define BODY_MEMORY_GROW(a_, b_)                                                    \
-    {                                                                               \
-        int64_t old = rt_memory_grow(inst->mem0, U32V(a_));                         \
-        fp[ip[1]] = (uint32_t)(int32_t)old;                                         \
-        LOAD_MEM();                                                                 \
+#define BODY_MEMORY_GROW(a_, b_)                                                     \
+    {                                                                                \
+        int64_t old = rt_memory_grow(inst->mem0, U32V(a_));                          \
+        fp[ip[1]] = (uint32_t)(int32_t)old;                                          \
+        LOAD_MEM();                                                                  \
     }
-#define BODY_MEMORY_INIT(a_, b_)                                                    \
-    { /* §4.4.7 memory.init: bounds first, then copy */                             \
-        uint32_t seg = ip[1];                                                       \
-        uint64_t d = U32V(a_), s = U32V(b_), n = U32(4);                            \
-        uint64_t len = inst->data_len[seg];                                         \
-        LOAD_MEM();                                                                 \
-        if (s + n > len || d + n > mem_size) TRAP(WEFT_TRAP_MEM_OOB);               \
-        if (n) memcpy(mem + d, inst->module->datas[seg].bytes + s, n);              \
+#define BODY_MEMORY_INIT(a_, b_)                                                     \
+    { /* §4.4.7 memory.init: bounds first, then copy */                              \
+        uint32_t seg = ip[1];                                                        \
+        uint64_t d = U32V(a_), s = U32V(b_), n = U32(4);                             \
+        uint64_t len = inst->data_len[seg];                                          \
+        LOAD_MEM();                                                                  \
+        if (s + n > len || d + n > mem_size) TRAP(WEFT_TRAP_MEM_OOB);                \
+        if (n) memcpy(mem + d, inst->module->datas[seg].bytes + s, n);               \
     }
 #define BODY_DATA_DROP(a_, b_) inst->data_len[ip[1]] = 0;
-#define BODY_MEMORY_COPY(a_, b_)                                                    \
-    {                                                                               \
-        uint64_t d = U32V(a_), s = U32V(b_), n = U32(3);                            \
-        LOAD_MEM();                                                                 \
-        if (s + n > mem_size || d + n > mem_size) TRAP(WEFT_TRAP_MEM_OOB);          \
-        if (n) memmove(mem + d, mem + s, n);                                        \
+#define BODY_MEMORY_COPY(a_, b_)                                                     \
+    {                                                                                \
+        uint64_t d = U32V(a_), s = U32V(b_), n = U32(3);                             \
+        LOAD_MEM();                                                                  \
+        if (s + n > mem_size || d + n > mem_size) TRAP(WEFT_TRAP_MEM_OOB);           \
+        if (n) memmove(mem + d, mem + s, n);                                         \
     }
-#define BODY_MEMORY_FILL(a_, b_)                                                    \
-    {                                                                               \
-        uint64_t d = U32V(a_), n = U32(3);                                          \
-        LOAD_MEM();                                                                 \
-        if (d + n > mem_size) TRAP(WEFT_TRAP_MEM_OOB);                              \
-        if (n) memset(mem + d, (int)(uint8_t)U32V(b_), n);                          \
+#define BODY_MEMORY_FILL(a_, b_)                                                     \
+    {                                                                                \
+        uint64_t d = U32V(a_), n = U32(3);                                           \
+        LOAD_MEM();                                                                  \
+        if (d + n > mem_size) TRAP(WEFT_TRAP_MEM_OOB);                               \
+        if (n) memset(mem + d, (int)(uint8_t)U32V(b_), n);                           \
     }
 
     /* ---- tables and references ---- */
-#define BODY_TABLE_GET(a_, b_)                                                      \
-    {                                                                               \
-        weft_table *t = inst->tables[ip[2]];                                        \
-        uint32_t i = U32V(a_);                                                      \
-        if (i >= t->size) TRAP(WEFT_TRAP_TABLE_OOB);                                \
-        fp[ip[1]] = (uint64_t)(uintptr_t)t->elems[i];                               \
+#define BODY_TABLE_GET(a_, b_)                                                       \
+    {                                                                                \
+        weft_table *t = inst->tables[ip[2]];                                         \
+        uint32_t i = U32V(a_);                                                       \
+        if (i >= t->size) TRAP(WEFT_TRAP_TABLE_OOB);                                 \
+        fp[ip[1]] = (uint64_t)(uintptr_t)t->elems[i];                                \
     }
-#define BODY_TABLE_SET(a_, b_)                                                      \
-    {                                                                               \
-        weft_table *t = inst->tables[ip[1]];                                        \
-        uint32_t i = U32V(a_);                                                      \
-        if (i >= t->size) TRAP(WEFT_TRAP_TABLE_OOB);                                \
-        t->elems[i] = (void *)(uintptr_t)(b_);                                      \
+#define BODY_TABLE_SET(a_, b_)                                                       \
+    {                                                                                \
+        weft_table *t = inst->tables[ip[1]];                                         \
+        uint32_t i = U32V(a_);                                                       \
+        if (i >= t->size) TRAP(WEFT_TRAP_TABLE_OOB);                                 \
+        t->elems[i] = (void *)(uintptr_t)(b_);                                       \
     }
-#define BODY_TABLE_INIT(a_, b_)                                                        \
-    { /* §4.4.6 table.init */                                                          \
-        weft_table *t = inst->tables[ip[1]];                                           \
-        uint32_t seg = ip[2];                                                          \
-        uint64_t d = U32V(a_), s = U32V(b_), n = U32(5);                               \
+#define BODY_TABLE_INIT(a_, b_)                                                      \
+    { /* §4.4.6 table.init */                                                        \
+        weft_table *t = inst->tables[ip[1]];                                         \
+        uint32_t seg = ip[2];                                                        \
+        uint64_t d = U32V(a_), s = U32V(b_), n = U32(5);                             \
         if (s + n > inst->elem_len[seg] || d + n > t->size) TRAP(WEFT_TRAP_TABLE_OOB); \
-        if (n) memcpy(t->elems + d, inst->elem_refs[seg] + s, n * sizeof(void *));     \
+        if (n) memcpy(t->elems + d, inst->elem_refs[seg] + s, n * sizeof(void *));   \
     }
 #define BODY_ELEM_DROP(a_, b_) inst->elem_len[ip[1]] = 0;
-#define BODY_TABLE_COPY(a_, b_)                                                     \
-    {                                                                               \
-        weft_table *td = inst->tables[ip[1]], *ts = inst->tables[ip[2]];            \
-        uint64_t d = U32V(a_), s = U32V(b_), n = U32(5);                            \
-        if (s + n > ts->size || d + n > td->size) TRAP(WEFT_TRAP_TABLE_OOB);        \
-        if (n) memmove(td->elems + d, ts->elems + s, n * sizeof(void *));           \
+#define BODY_TABLE_COPY(a_, b_)                                                      \
+    {                                                                                \
+        weft_table *td = inst->tables[ip[1]], *ts = inst->tables[ip[2]];             \
+        uint64_t d = U32V(a_), s = U32V(b_), n = U32(5);                             \
+        if (s + n > ts->size || d + n > td->size) TRAP(WEFT_TRAP_TABLE_OOB);         \
+        if (n) memmove(td->elems + d, ts->elems + s, n * sizeof(void *));            \
     }
-#define BODY_TABLE_GROW(a_, b_)                                                              \
-    {                                                                                        \
+#define BODY_TABLE_GROW(a_, b_)                                                      \
+    {                                                                                \
         int64_t old = rt_table_grow(inst->tables[ip[2]], U32V(b_), (void *)(uintptr_t)(a_)); \
-        fp[ip[1]] = (uint32_t)(int32_t)old;                                                  \
+        fp[ip[1]] = (uint32_t)(int32_t)old;                                          \
     }
 #define BODY_TABLE_SIZE(a_, b_) fp[ip[1]] = inst->tables[ip[2]]->size;
-#define BODY_TABLE_FILL(a_, b_)                                                     \
-    {                                                                               \
-        weft_table *t = inst->tables[ip[1]];                                        \
-        uint64_t d = U32V(a_), n = U32(4);                                          \
-        void *v = (void *)(uintptr_t)(b_);                                          \
-        if (d + n > t->size) TRAP(WEFT_TRAP_TABLE_OOB);                             \
-        for (uint64_t i = 0; i < n; i++) t->elems[d + i] = v;                       \
+#define BODY_TABLE_FILL(a_, b_)                                                      \
+    {                                                                                \
+        weft_table *t = inst->tables[ip[1]];                                         \
+        uint64_t d = U32V(a_), n = U32(4);                                           \
+        void *v = (void *)(uintptr_t)(b_);                                           \
+        if (d + n > t->size) TRAP(WEFT_TRAP_TABLE_OOB);                              \
+        for (uint64_t i = 0; i < n; i++) t->elems[d + i] = v;                        \
     }
 #define BODY_REF_IS_NULL(a_, b_) fp[ip[1]] = (a_) == 0;
 #define BODY_REF_FUNC(a_, b_) fp[ip[1]] = (uint64_t)(uintptr_t)inst->funcs[ip[2]];
@@ -824,33 +824,33 @@ dispatch:
 
     /* ---- atomics (threads proposal) ---- */
     /* Bounds, then alignment: an atomic access must be naturally aligned. */
-#define ATOMIC_EA(n, addr_, offw)                                                   \
-    uint64_t ea = (uint64_t)U32V(addr_) + ip[offw];                                 \
-    CHECK_MEM(ea, n);                                                               \
+#define ATOMIC_EA(n, addr_, offw)                                                    \
+    uint64_t ea = (uint64_t)U32V(addr_) + ip[offw];                                  \
+    CHECK_MEM(ea, n);                                                                \
     if (ea & ((n) - 1)) TRAP(WEFT_TRAP_UNALIGNED_ATOMIC);
 #define ATOMIC_LOAD(a_, bits)                                                        \
     {                                                                                \
         ATOMIC_EA(bits / 8, a_, 3)                                                   \
         fp[ip[1]] = __atomic_load_n((uint##bits##_t *)(mem + ea), __ATOMIC_SEQ_CST); \
     }
-#define ATOMIC_STORE(a_, b_, bits)                                                              \
-    {                                                                                           \
-        ATOMIC_EA(bits / 8, a_, 3)                                                              \
+#define ATOMIC_STORE(a_, b_, bits)                                                   \
+    {                                                                                \
+        ATOMIC_EA(bits / 8, a_, 3)                                                   \
         __atomic_store_n((uint##bits##_t *)(mem + ea), (uint##bits##_t)(b_), __ATOMIC_SEQ_CST); \
     }
-#define ATOMIC_RMW(a_, b_, bits, builtin)                                                          \
-    {                                                                                              \
-        ATOMIC_EA(bits / 8, a_, 4)                                                                 \
+#define ATOMIC_RMW(a_, b_, bits, builtin)                                            \
+    {                                                                                \
+        ATOMIC_EA(bits / 8, a_, 4)                                                   \
         fp[ip[1]] = builtin((uint##bits##_t *)(mem + ea), (uint##bits##_t)(b_), __ATOMIC_SEQ_CST); \
     }
-#define ATOMIC_CMPXCHG(a_, b_, bits)                                                    \
-    {                                                                                   \
-        ATOMIC_EA(bits / 8, a_, 5)                                                      \
-        uint##bits##_t expected = (uint##bits##_t)(b_);                                 \
-        __atomic_compare_exchange_n((uint##bits##_t *)(mem + ea), &expected,            \
+#define ATOMIC_CMPXCHG(a_, b_, bits)                                                 \
+    {                                                                                \
+        ATOMIC_EA(bits / 8, a_, 5)                                                   \
+        uint##bits##_t expected = (uint##bits##_t)(b_);                              \
+        __atomic_compare_exchange_n((uint##bits##_t *)(mem + ea), &expected,         \
                                     (uint##bits##_t)fp[ip[4]], false, __ATOMIC_SEQ_CST, \
-                                    __ATOMIC_SEQ_CST);                                  \
-        fp[ip[1]] = expected;                                                           \
+                                    __ATOMIC_SEQ_CST);                               \
+        fp[ip[1]] = expected;                                                        \
     }
 #define BODY_ATOMIC_LOAD8(a_, b_) ATOMIC_LOAD(a_, 8)
 #define BODY_ATOMIC_LOAD16(a_, b_) ATOMIC_LOAD(a_, 16)
@@ -889,22 +889,22 @@ dispatch:
 #define BODY_ATOMIC_CMPXCHG32(a_, b_) ATOMIC_CMPXCHG(a_, b_, 32)
 #define BODY_ATOMIC_CMPXCHG64(a_, b_) ATOMIC_CMPXCHG(a_, b_, 64)
 #define BODY_ATOMIC_FENCE(a_, b_) __atomic_thread_fence(__ATOMIC_SEQ_CST);
-#define BODY_ATOMIC_NOTIFY(a_, b_)                                                  \
-    {                                                                               \
+#define BODY_ATOMIC_NOTIFY(a_, b_)                                                   \
+    {                                                                                \
         ATOMIC_EA(4, a_, 4)                                                          \
-        fp[ip[1]] = rt_atomic_notify(inst->mem0, ea, U32V(b_));                     \
+        fp[ip[1]] = rt_atomic_notify(inst->mem0, ea, U32V(b_));                      \
     }
-#define BODY_ATOMIC_WAIT32(a_, b_)                                                  \
-    {                                                                               \
+#define BODY_ATOMIC_WAIT32(a_, b_)                                                   \
+    {                                                                                \
         ATOMIC_EA(4, a_, 5)                                                          \
-        wait_result = rt_atomic_wait(e, inst->mem0, ea, U32V(b_), 4, I64(4));       \
-        goto after_wait;                                                            \
+        wait_result = rt_atomic_wait(e, inst->mem0, ea, U32V(b_), 4, I64(4));        \
+        goto after_wait;                                                             \
     }
-#define BODY_ATOMIC_WAIT64(a_, b_)                                                  \
-    {                                                                               \
+#define BODY_ATOMIC_WAIT64(a_, b_)                                                   \
+    {                                                                                \
         ATOMIC_EA(8, a_, 5)                                                          \
-        wait_result = rt_atomic_wait(e, inst->mem0, ea, U64V(b_), 8, I64(4));       \
-        goto after_wait;                                                            \
+        wait_result = rt_atomic_wait(e, inst->mem0, ea, U64V(b_), 8, I64(4));        \
+        goto after_wait;                                                             \
     }
     after_wait: {
         int r = wait_result;

@@ -20,47 +20,47 @@
 
     /* ---- v128 moves (the compiler's copies, select and globals) ---- */
 #define BODY_COPY128(a_, b_) memmove(VS(1), VS(2), 16);
-#define BODY_SELECT128(a_, b_)                                                      \
-    {                                                                               \
-        simd_v128 v = U32V(a_) ? VGET(3) : VGET(4);                                 \
-        VPUT(1, v);                                                                 \
+#define BODY_SELECT128(a_, b_)                                                       \
+    {                                                                                \
+        simd_v128 v = U32V(a_) ? VGET(3) : VGET(4);                                  \
+        VPUT(1, v);                                                                  \
     }
-#define BODY_GLOBAL_GET128(a_, b_)                                                  \
-    {                                                                               \
-        weft_global *g = inst->globals[ip[2]];                                      \
-        uint64_t lo = g->value, hi = g->value_hi;                                   \
-        fp[ip[1]] = lo;                                                             \
-        fp[ip[1] + 1] = hi;                                                         \
+#define BODY_GLOBAL_GET128(a_, b_)                                                   \
+    {                                                                                \
+        weft_global *g = inst->globals[ip[2]];                                       \
+        uint64_t lo = g->value, hi = g->value_hi;                                    \
+        fp[ip[1]] = lo;                                                              \
+        fp[ip[1] + 1] = hi;                                                          \
     }
-#define BODY_GLOBAL_SET128(a_, b_)                                                  \
-    {                                                                               \
-        weft_global *g = inst->globals[ip[1]];                                      \
-        g->value = fp[ip[2]];                                                       \
-        g->value_hi = fp[ip[2] + 1];                                                \
+#define BODY_GLOBAL_SET128(a_, b_)                                                   \
+    {                                                                                \
+        weft_global *g = inst->globals[ip[1]];                                       \
+        g->value = fp[ip[2]];                                                        \
+        g->value_hi = fp[ip[2] + 1];                                                 \
     }
 #define BODY_V128_CONST(a_, b_) memcpy(VS(1), ip + 2, 16);
 
     /* ---- loads and stores (§4.4.7 v128.load*, v128.store*) ---- */
-#define SIMD_LOAD(a_, n, body)                                                      \
-    {                                                                               \
-        uint64_t ea = (uint64_t)U32V(a_) + ip[3];                                   \
-        CHECK_MEM(ea, n);                                                           \
-        const uint8_t *p = mem + ea;                                                \
-        simd_v128 r;                                                                \
-        body;                                                                       \
-        VPUT(1, r);                                                                 \
+#define SIMD_LOAD(a_, n, body)                                                       \
+    {                                                                                \
+        uint64_t ea = (uint64_t)U32V(a_) + ip[3];                                    \
+        CHECK_MEM(ea, n);                                                            \
+        const uint8_t *p = mem + ea;                                                 \
+        simd_v128 r;                                                                 \
+        body;                                                                        \
+        VPUT(1, r);                                                                  \
     }
-#define SIMD_LOAD_EXT(a_, RF, T, N)                                                 \
-    SIMD_LOAD(a_, 8, {                                                              \
-        T lanes[N];                                                                 \
-        memcpy(lanes, p, 8);                                                        \
-        for (int i = 0; i < N; i++) r.RF[i] = lanes[i];                             \
+#define SIMD_LOAD_EXT(a_, RF, T, N)                                                  \
+    SIMD_LOAD(a_, 8, {                                                               \
+        T lanes[N];                                                                  \
+        memcpy(lanes, p, 8);                                                         \
+        for (int i = 0; i < N; i++) r.RF[i] = lanes[i];                              \
     })
-#define SIMD_LOAD_SPLAT(a_, F, T, N)                                                \
-    SIMD_LOAD(a_, sizeof(T), {                                                      \
-        T x;                                                                        \
-        memcpy(&x, p, sizeof x);                                                    \
-        for (int i = 0; i < N; i++) r.F[i] = x;                                     \
+#define SIMD_LOAD_SPLAT(a_, F, T, N)                                                 \
+    SIMD_LOAD(a_, sizeof(T), {                                                       \
+        T x;                                                                         \
+        memcpy(&x, p, sizeof x);                                                     \
+        for (int i = 0; i < N; i++) r.F[i] = x;                                      \
     })
 #define BODY_V128_LOAD(a_, b_) SIMD_LOAD(a_, 16, r = simd_ld(p))
 #define BODY_V128_LOAD8X8_S(a_, b_) SIMD_LOAD_EXT(a_, i16, int8_t, 8)
@@ -77,23 +77,23 @@
 #define BODY_V128_LOAD64_ZERO(a_, b_) SIMD_LOAD(a_, 8, { memset(&r, 0, 16); memcpy(&r, p, 8); })
     /* Fused: the address added by the operation itself (i32 wrap, then the
        offset), and lane-wise operations with a loaded second operand. */
-#define BODY_V128_LOAD_ADDI(a_, b_)                                                 \
-    {                                                                               \
-        uint64_t ea = (uint64_t)(uint32_t)(U32V(a_) + ip[3]) + ip[4];               \
-        CHECK_MEM(ea, 16);                                                          \
-        memcpy(VS(1), mem + ea, 16);                                                \
+#define BODY_V128_LOAD_ADDI(a_, b_)                                                  \
+    {                                                                                \
+        uint64_t ea = (uint64_t)(uint32_t)(U32V(a_) + ip[3]) + ip[4];                \
+        CHECK_MEM(ea, 16);                                                           \
+        memcpy(VS(1), mem + ea, 16);                                                 \
     }
-#define BODY_V128_LOAD_ADD(a_, b_)                                                  \
-    {                                                                               \
-        uint64_t ea = (uint64_t)(uint32_t)(U32V(a_) + U32V(b_)) + ip[4];            \
-        CHECK_MEM(ea, 16);                                                          \
-        memcpy(VS(1), mem + ea, 16);                                                \
+#define BODY_V128_LOAD_ADD(a_, b_)                                                   \
+    {                                                                                \
+        uint64_t ea = (uint64_t)(uint32_t)(U32V(a_) + U32V(b_)) + ip[4];             \
+        CHECK_MEM(ea, 16);                                                           \
+        memcpy(VS(1), mem + ea, 16);                                                 \
     }
-#define SIMD_BIN_LD(a_, fn)                                                         \
-    {                                                                               \
-        uint64_t ea = (uint64_t)U32V(a_) + ip[4];                                   \
-        CHECK_MEM(ea, 16);                                                          \
-        VPUT(1, fn(VGET(2), simd_ld(mem + ea)));                                    \
+#define SIMD_BIN_LD(a_, fn)                                                          \
+    {                                                                                \
+        uint64_t ea = (uint64_t)U32V(a_) + ip[4];                                    \
+        CHECK_MEM(ea, 16);                                                           \
+        VPUT(1, fn(VGET(2), simd_ld(mem + ea)));                                     \
     }
 #define BODY_F32X4_ADD_LD(a_, b_) SIMD_BIN_LD(a_, simd_f32x4_add)
 #define BODY_F32X4_SUB_LD(a_, b_) SIMD_BIN_LD(a_, simd_f32x4_sub)
@@ -104,36 +104,36 @@
 #define BODY_I32X4_ADD_LD(a_, b_) SIMD_BIN_LD(a_, simd_i32x4_add)
 #define BODY_I16X8_ADD_LD(a_, b_) SIMD_BIN_LD(a_, simd_i16x8_add)
 #define BODY_I8X16_ADD_LD(a_, b_) SIMD_BIN_LD(a_, simd_i8x16_add)
-#define SIMD_MUL_ADD_LD(a_, b_, mul, add)                                           \
-    {                                                                               \
-        uint64_t ex = (uint64_t)U32V(a_) + ip[4], ey = (uint64_t)U32V(b_) + ip[6];  \
-        CHECK_MEM(ex, 16);                                                          \
-        CHECK_MEM(ey, 16);                                                          \
-        VPUT(1, add(mul(VGET(2), simd_ld(mem + ex)), simd_ld(mem + ey)));           \
+#define SIMD_MUL_ADD_LD(a_, b_, mul, add)                                            \
+    {                                                                                \
+        uint64_t ex = (uint64_t)U32V(a_) + ip[4], ey = (uint64_t)U32V(b_) + ip[6];   \
+        CHECK_MEM(ex, 16);                                                           \
+        CHECK_MEM(ey, 16);                                                           \
+        VPUT(1, add(mul(VGET(2), simd_ld(mem + ex)), simd_ld(mem + ey)));            \
     }
 #define BODY_F32X4_MUL_ADD_LD(a_, b_) SIMD_MUL_ADD_LD(a_, b_, simd_f32x4_mul, simd_f32x4_add)
 #define BODY_F64X2_MUL_ADD_LD(a_, b_) SIMD_MUL_ADD_LD(a_, b_, simd_f64x2_mul, simd_f64x2_add)
-#define BODY_V128_STORE(a_, b_)                                                     \
-    {                                                                               \
-        uint64_t ea = (uint64_t)U32V(a_) + ip[3];                                   \
-        CHECK_MEM(ea, 16);                                                          \
-        memcpy(mem + ea, VS(2), 16);                                                \
+#define BODY_V128_STORE(a_, b_)                                                      \
+    {                                                                                \
+        uint64_t ea = (uint64_t)U32V(a_) + ip[3];                                    \
+        CHECK_MEM(ea, 16);                                                           \
+        memcpy(mem + ea, VS(2), 16);                                                 \
     }
     /* load_lane: dst, address, vector, offset, lane; store_lane: address,
        vector, offset, lane. */
-#define SIMD_LOAD_LANE(a_, n)                                                       \
-    {                                                                               \
-        uint64_t ea = (uint64_t)U32V(a_) + ip[4];                                   \
-        CHECK_MEM(ea, n);                                                           \
-        simd_v128 r = VGET(3);                                                      \
-        memcpy(r.u8 + ip[5] * (n), mem + ea, n);                                    \
-        VPUT(1, r);                                                                 \
+#define SIMD_LOAD_LANE(a_, n)                                                        \
+    {                                                                                \
+        uint64_t ea = (uint64_t)U32V(a_) + ip[4];                                    \
+        CHECK_MEM(ea, n);                                                            \
+        simd_v128 r = VGET(3);                                                       \
+        memcpy(r.u8 + ip[5] * (n), mem + ea, n);                                     \
+        VPUT(1, r);                                                                  \
     }
-#define SIMD_STORE_LANE(a_, n)                                                      \
-    {                                                                               \
-        uint64_t ea = (uint64_t)U32V(a_) + ip[3];                                   \
-        CHECK_MEM(ea, n);                                                           \
-        memcpy(mem + ea, (const uint8_t *)VS(2) + ip[4] * (n), n);                  \
+#define SIMD_STORE_LANE(a_, n)                                                       \
+    {                                                                                \
+        uint64_t ea = (uint64_t)U32V(a_) + ip[3];                                    \
+        CHECK_MEM(ea, n);                                                            \
+        memcpy(mem + ea, (const uint8_t *)VS(2) + ip[4] * (n), n);                   \
     }
 #define BODY_V128_LOAD8_LANE(a_, b_) SIMD_LOAD_LANE(a_, 1)
 #define BODY_V128_LOAD16_LANE(a_, b_) SIMD_LOAD_LANE(a_, 2)
@@ -145,12 +145,12 @@
 #define BODY_V128_STORE64_LANE(a_, b_) SIMD_STORE_LANE(a_, 8)
 
     /* ---- lanes: splat, extract, replace, shuffle, swizzle ---- */
-#define SIMD_SPLAT(a_, F, N, T)                                                     \
-    {                                                                               \
-        simd_v128 r;                                                                \
-        T x = (T)(a_);                                                              \
-        for (int i = 0; i < N; i++) r.F[i] = x;                                     \
-        VPUT(1, r);                                                                 \
+#define SIMD_SPLAT(a_, F, N, T)                                                      \
+    {                                                                                \
+        simd_v128 r;                                                                 \
+        T x = (T)(a_);                                                               \
+        for (int i = 0; i < N; i++) r.F[i] = x;                                      \
+        VPUT(1, r);                                                                  \
     }
 #define BODY_I8X16_SPLAT(a_, b_) SIMD_SPLAT(a_, u8, 16, uint8_t)
 #define BODY_I16X8_SPLAT(a_, b_) SIMD_SPLAT(a_, u16, 8, uint16_t)
@@ -159,11 +159,11 @@
 #define BODY_F32X4_SPLAT(a_, b_) SIMD_SPLAT(a_, u32, 4, uint32_t)
 #define BODY_F64X2_SPLAT(a_, b_) SIMD_SPLAT(a_, u64, 2, uint64_t)
     /* extract: the slot form of the scalar (i32/f32 zero-extended). */
-#define SIMD_EXTRACT(expr)                                                          \
-    {                                                                               \
-        simd_v128 a = VGET(2);                                                      \
-        uint32_t l = ip[3];                                                         \
-        fp[ip[1]] = (expr);                                                         \
+#define SIMD_EXTRACT(expr)                                                           \
+    {                                                                                \
+        simd_v128 a = VGET(2);                                                       \
+        uint32_t l = ip[3];                                                          \
+        fp[ip[1]] = (expr);                                                          \
     }
 #define BODY_I8X16_EXTRACT_LANE_S(a_, b_) SIMD_EXTRACT((uint32_t)(int32_t)a.i8[l])
 #define BODY_I8X16_EXTRACT_LANE_U(a_, b_) SIMD_EXTRACT(a.u8[l])
@@ -173,11 +173,11 @@
 #define BODY_I64X2_EXTRACT_LANE(a_, b_) SIMD_EXTRACT(a.u64[l])
 #define BODY_F32X4_EXTRACT_LANE(a_, b_) SIMD_EXTRACT(a.u32[l])
 #define BODY_F64X2_EXTRACT_LANE(a_, b_) SIMD_EXTRACT(a.u64[l])
-#define SIMD_REPLACE(a_, F, T)                                                      \
-    {                                                                               \
-        simd_v128 a = VGET(2);                                                      \
-        a.F[ip[4]] = (T)(a_);                                                       \
-        VPUT(1, a);                                                                 \
+#define SIMD_REPLACE(a_, F, T)                                                       \
+    {                                                                                \
+        simd_v128 a = VGET(2);                                                       \
+        a.F[ip[4]] = (T)(a_);                                                        \
+        VPUT(1, a);                                                                  \
     }
 #define BODY_I8X16_REPLACE_LANE(a_, b_) SIMD_REPLACE(a_, u8, uint8_t)
 #define BODY_I16X8_REPLACE_LANE(a_, b_) SIMD_REPLACE(a_, u16, uint16_t)
@@ -186,10 +186,10 @@
 #define BODY_F32X4_REPLACE_LANE(a_, b_) SIMD_REPLACE(a_, u32, uint32_t)
 #define BODY_F64X2_REPLACE_LANE(a_, b_) SIMD_REPLACE(a_, u64, uint64_t)
     /* Byte masks in the code (simd.c): a's at ip + 4, b's at ip + 8. */
-#define BODY_I8X16_SHUFFLE(a_, b_)                                                                   \
-    {                                                                                                \
+#define BODY_I8X16_SHUFFLE(a_, b_)                                                   \
+    {                                                                                \
         VPUT(1, simd_shuffle(VGET(2), VGET(3), (const uint8_t *)(ip + 4), (const uint8_t *)(ip + 8), \
-                             simd_ssse3()));                                                         \
+                             simd_ssse3()));                                         \
     }
 #define BODY_I8X16_SHUFFLE1(a_, b_) VPUT(1, simd_shuffle1(VGET(2), (const uint8_t *)(ip + 3), simd_ssse3()));
 #define BODY_I8X16_SWIZZLE(a_, b_) VPUT(1, simd_swizzle(VGET(2), VGET(3), simd_ssse3()));
