@@ -9,7 +9,9 @@
  *
  * Dispatch is a computed goto through a label table (token threading) or,
  * with -DWEFT_DISPATCH_SWITCH=1, a plain switch; both come from the same
- * OP() bodies.
+ * handlers. Every operation is one body, BODY_<name>(a_, b_) (see HANDLER
+ * below), and the loop expands the operations table (compile/ops.h) into
+ * the label table, each operation's handler and the pairs' handlers.
  *
  * Memory bounds: memories never move and only grow, so the cached size can
  * only be too small; an access that fails the fast check re-reads the size

@@ -1,7 +1,9 @@
 /*
- * interp_simd.h — the bodies of the SIMD operations (ops.h CMP_SIMD_OPS),
- * included by exec_run in interp.c inside its one dispatch loop: they are
- * OP() bodies like the others, with the same registers and macros. Lane
+ * interp_simd.h — the bodies of the SIMD operations (rows of class SIMD and
+ * VEC in ops.h), included by exec_run in interp.c inside its one dispatch
+ * loop: BODY_<name>(a_, b_) like the others, with the same registers and
+ * macros; a_ and b_ are the scalar inputs (an address, a lane's scalar, a
+ * shift count), v128 operands are read from their slots (VGET). Lane
  * arithmetic is in simd.h. A v128 operand is the first of two slots; the
  * sources are read before the result is written, so a result may replace
  * an operand (local.set retargeting does that).
