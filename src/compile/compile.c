@@ -54,10 +54,6 @@ weft_status cmp_read_fail(compiler *c) {
  * Emission
  * ------------------------------------------------------------------------ */
 
-void cmp_emit(compiler *c, uint32_t w) {
-    if (!BASE_VEC_PUSH(c->code, w)) c->oom = true;
-}
-
 void cmp_emit_op(compiler *c, uint32_t op) {
     if (!BASE_VEC_RESERVE(c->pcmap, 2)) {
         c->oom = true;
@@ -112,22 +108,6 @@ static void emit_copy_t(compiler *c, uint32_t dst, uint32_t src, weft_valtype t)
     cmp_emit(c, dst);
     cmp_emit_src(c, src);
     c->copy_end = NO_POS;
-}
-
-/* Marks the operation just emitted, whose dst word is at `dst_pos`, as a
-   pure producer that local.set may retarget. */
-void cmp_mark_producer(compiler *c, uint32_t dst_pos) {
-    c->producer_dst = dst_pos;
-    /* After a failed emit the words are not there: mark nothing. */
-    c->producer_end = c->oom ? NO_POS : (uint32_t)c->code.len;
-}
-
-/* The operation that just computed `slot`, when it is the last one emitted
-   (so its result is used nowhere else yet), or 0. */
-uint32_t cmp_producer_of(const compiler *c, uint32_t slot) {
-    if (c->producer_end != c->code.len || c->producer_end == NO_POS || c->oom) return 0;
-    if (c->code.data[c->producer_dst] != slot) return 0;
-    return c->code.data[c->producer_dst - 1];
 }
 
 /* Removes that operation (whose operands are dst, a, b) to fuse it into

@@ -58,18 +58,13 @@ void cmp_fused_for(uint32_t cmp, uint32_t *if_true, uint32_t *if_false) {
 
 /* Opcode -> numeric operation; indexed by opcode (0x100 + n for 0xFC n).
    Entries with arity 0 are not numeric operations. */
-static const cmp_numeric_info numeric_table[CMP_NUM_TABLE_SIZE] = {
+const cmp_numeric_info cmp_numeric_table[CMP_NUM_TABLE_SIZE] = {
 #define CMP_X_NUM(name, code, cls, shape, rt, at, n, of, fx)                                 \
     CMP_WHEN(cls, NUM)([CMP_NUM_INDEX(code)] = {CMP_##name, CMP_SHAPE_GET(0, shape) - 1, \
                                                 CMP_TY_##rt, CMP_TY_##at},)
     CMP_OPS(CMP_X_NUM)
 #undef CMP_X_NUM
 };
-
-const cmp_numeric_info *cmp_numeric_lookup(uint32_t opcode) {
-    if (opcode >= CMP_NUM_TABLE_SIZE || numeric_table[opcode].arity == 0) return NULL;
-    return &numeric_table[opcode];
-}
 
 /* The immediate form of each binary operation that has one: the rows of
    class IMM, by the operation they specialise (OF). */
