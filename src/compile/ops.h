@@ -379,9 +379,9 @@ typedef enum cmp_simd_kind {
     X(ATOMIC_CMPXCHG16,              -1,     ATOMIC, D_S_S_S_I,     _,   _,   2,  _,            TRAP) \
     X(ATOMIC_CMPXCHG32,              -1,     ATOMIC, D_S_S_S_I,     _,   _,   4,  _,            TRAP) \
     X(ATOMIC_CMPXCHG64,              -1,     ATOMIC, D_S_S_S_I,     _,   _,   8,  _,            TRAP) \
-    X(ATOMIC_NOTIFY,                 0xFE00, ATOMIC, D_S_S_I,       _,   _,   0,  _,            TRAP) \
-    X(ATOMIC_WAIT32,                 0xFE01, ATOMIC, D_S_S_S_I,     _,   _,   0,  _,            TRAP_SAFE) /* dst, address, expected, timeout, offset */ \
-    X(ATOMIC_WAIT64,                 0xFE02, ATOMIC, D_S_S_S_I,     _,   _,   0,  _,            TRAP_SAFE) \
+    X(ATOMIC_NOTIFY,                 0xFE00, ATOMIC, D_S_S_I,       _,   _,   4,  _,            TRAP) \
+    X(ATOMIC_WAIT32,                 0xFE01, ATOMIC, D_S_S_S_I,     _,   _,   4,  _,            TRAP_SAFE) /* dst, address, expected, timeout, offset */ \
+    X(ATOMIC_WAIT64,                 0xFE02, ATOMIC, D_S_S_S_I,     _,   _,   8,  _,            TRAP_SAFE) \
     X(ATOMIC_FENCE,                  0xFE03, ATOMIC, NONE,          _,   _,   0,  _,            0) \
     X(LOAD32_ADDI,                   -1,     MEM,    D_S_I_I,       _,   _,   4,  LOAD32,       TRAP) /* dst, a, imm, offset: address a + imm */ \
     X(LOAD64_ADDI,                   -1,     MEM,    D_S_I_I,       _,   _,   8,  LOAD64,       TRAP) \
