@@ -16,6 +16,9 @@
  *    retargeted to write the local directly;
  *  - branches copy their values to the target label's home slots, then jump
  *    to a resolved code position; no label search at run time.
+ *
+ * Numeric instructions and the fusions around them are in numeric.c, the
+ * SIMD prefix in simd.c; both are part of this one pass.
  */
 #include "compiler.h"
 
@@ -50,10 +53,6 @@ weft_status cmp_read_fail(compiler *c) {
 /* ------------------------------------------------------------------------
  * Emission
  * ------------------------------------------------------------------------ */
-
-void cmp_emit(compiler *c, uint32_t w) {
-    if (!BASE_VEC_PUSH(c->code, w)) c->oom = true;
-}
 
 void cmp_emit_op(compiler *c, uint32_t op) {
     if (!BASE_VEC_RESERVE(c->pcmap, 2)) {
@@ -111,22 +110,6 @@ static void emit_copy_t(compiler *c, uint32_t dst, uint32_t src, weft_valtype t)
     c->copy_end = NO_POS;
 }
 
-/* Marks the operation just emitted, whose dst word is at `dst_pos`, as a
-   pure producer that local.set may retarget. */
-void cmp_mark_producer(compiler *c, uint32_t dst_pos) {
-    c->producer_dst = dst_pos;
-    /* After a failed emit the words are not there: mark nothing. */
-    c->producer_end = c->oom ? NO_POS : (uint32_t)c->code.len;
-}
-
-/* The operation that just computed `slot`, when it is the last one emitted
-   (so its result is used nowhere else yet), or 0. */
-uint32_t cmp_producer_of(const compiler *c, uint32_t slot) {
-    if (c->producer_end != c->code.len || c->producer_end == NO_POS || c->oom) return 0;
-    if (c->code.data[c->producer_dst] != slot) return 0;
-    return c->code.data[c->producer_dst - 1];
-}
-
 /* Removes that operation (whose operands are dst, a, b) to fuse it into
    its consumer; returns a and b as they were written. */
 void cmp_take_producer(compiler *c, uint32_t *a, uint32_t *b) {
@@ -177,50 +160,6 @@ typedef struct peeled {
     bool imm;        /* b is an immediate, not a slot */
 } peeled;
 
-/* Fused branch operations: for each comparison, the branch taken when it
-   holds and the one taken when it does not (the integer inverse), or 0. */
-static void fused_for(uint32_t cmp, uint32_t *if_true, uint32_t *if_false) {
-    static const struct { uint16_t cmp, t, f; } map[] = {
-        {CMP_I32_EQ, CMP_BR_IF_I32_EQ, CMP_BR_IF_I32_NE}, {CMP_I32_NE, CMP_BR_IF_I32_NE, CMP_BR_IF_I32_EQ},
-        {CMP_I32_LT_S, CMP_BR_IF_I32_LT_S, CMP_BR_IF_I32_GE_S}, {CMP_I32_LT_U, CMP_BR_IF_I32_LT_U, CMP_BR_IF_I32_GE_U},
-        {CMP_I32_GT_S, CMP_BR_IF_I32_GT_S, CMP_BR_IF_I32_LE_S}, {CMP_I32_GT_U, CMP_BR_IF_I32_GT_U, CMP_BR_IF_I32_LE_U},
-        {CMP_I32_LE_S, CMP_BR_IF_I32_LE_S, CMP_BR_IF_I32_GT_S}, {CMP_I32_LE_U, CMP_BR_IF_I32_LE_U, CMP_BR_IF_I32_GT_U},
-        {CMP_I32_GE_S, CMP_BR_IF_I32_GE_S, CMP_BR_IF_I32_LT_S}, {CMP_I32_GE_U, CMP_BR_IF_I32_GE_U, CMP_BR_IF_I32_LT_U},
-        {CMP_I64_EQ, CMP_BR_IF_I64_EQ, CMP_BR_IF_I64_NE}, {CMP_I64_NE, CMP_BR_IF_I64_NE, CMP_BR_IF_I64_EQ},
-        {CMP_I64_LT_S, CMP_BR_IF_I64_LT_S, CMP_BR_IF_I64_GE_S}, {CMP_I64_LT_U, CMP_BR_IF_I64_LT_U, CMP_BR_IF_I64_GE_U},
-        {CMP_I64_GT_S, CMP_BR_IF_I64_GT_S, CMP_BR_IF_I64_LE_S}, {CMP_I64_GT_U, CMP_BR_IF_I64_GT_U, CMP_BR_IF_I64_LE_U},
-        {CMP_I64_LE_S, CMP_BR_IF_I64_LE_S, CMP_BR_IF_I64_GT_S}, {CMP_I64_LE_U, CMP_BR_IF_I64_LE_U, CMP_BR_IF_I64_GT_U},
-        {CMP_I64_GE_S, CMP_BR_IF_I64_GE_S, CMP_BR_IF_I64_LT_S}, {CMP_I64_GE_U, CMP_BR_IF_I64_GE_U, CMP_BR_IF_I64_LT_U},
-        {CMP_I32_EQZ, CMP_BR_IF_I32_EQZ, CMP_BR_IF}, {CMP_I64_EQZ, CMP_BR_IF_I64_EQZ, CMP_BR_IF_I64_NEZ},
-        {CMP_I32_EQ_IMM, CMP_BR_IF_I32_EQ_IMM, CMP_BR_IF_I32_NE_IMM},
-        {CMP_I32_NE_IMM, CMP_BR_IF_I32_NE_IMM, CMP_BR_IF_I32_EQ_IMM},
-        {CMP_I32_LT_S_IMM, CMP_BR_IF_I32_LT_S_IMM, CMP_BR_IF_I32_GE_S_IMM},
-        {CMP_I32_LT_U_IMM, CMP_BR_IF_I32_LT_U_IMM, CMP_BR_IF_I32_GE_U_IMM},
-        {CMP_I32_GT_S_IMM, CMP_BR_IF_I32_GT_S_IMM, CMP_BR_IF_I32_LE_S_IMM},
-        {CMP_I32_GT_U_IMM, CMP_BR_IF_I32_GT_U_IMM, CMP_BR_IF_I32_LE_U_IMM},
-        {CMP_I32_LE_S_IMM, CMP_BR_IF_I32_LE_S_IMM, CMP_BR_IF_I32_GT_S_IMM},
-        {CMP_I32_LE_U_IMM, CMP_BR_IF_I32_LE_U_IMM, CMP_BR_IF_I32_GT_U_IMM},
-        {CMP_I32_GE_S_IMM, CMP_BR_IF_I32_GE_S_IMM, CMP_BR_IF_I32_LT_S_IMM},
-        {CMP_I32_GE_U_IMM, CMP_BR_IF_I32_GE_U_IMM, CMP_BR_IF_I32_LT_U_IMM},
-        {CMP_I64_EQ_IMM, CMP_BR_IF_I64_EQ_IMM, CMP_BR_IF_I64_NE_IMM},
-        {CMP_I64_NE_IMM, CMP_BR_IF_I64_NE_IMM, CMP_BR_IF_I64_EQ_IMM},
-        {CMP_I64_LT_S_IMM, CMP_BR_IF_I64_LT_S_IMM, CMP_BR_IF_I64_GE_S_IMM},
-        {CMP_I64_LT_U_IMM, CMP_BR_IF_I64_LT_U_IMM, CMP_BR_IF_I64_GE_U_IMM},
-        {CMP_I64_GT_S_IMM, CMP_BR_IF_I64_GT_S_IMM, CMP_BR_IF_I64_LE_S_IMM},
-        {CMP_I64_GT_U_IMM, CMP_BR_IF_I64_GT_U_IMM, CMP_BR_IF_I64_LE_U_IMM},
-        {CMP_I64_LE_S_IMM, CMP_BR_IF_I64_LE_S_IMM, CMP_BR_IF_I64_GT_S_IMM},
-        {CMP_I64_LE_U_IMM, CMP_BR_IF_I64_LE_U_IMM, CMP_BR_IF_I64_GT_U_IMM},
-        {CMP_I64_GE_S_IMM, CMP_BR_IF_I64_GE_S_IMM, CMP_BR_IF_I64_LT_S_IMM},
-        {CMP_I64_GE_U_IMM, CMP_BR_IF_I64_GE_U_IMM, CMP_BR_IF_I64_LT_U_IMM},
-    };
-    *if_true = *if_false = 0;
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (map[i].cmp == cmp) {
-            *if_true = map[i].t;
-            *if_false = map[i].f;
-        }
-}
-
 /* If the last operation is an integer comparison writing `cond_slot` (the
    branch's condition, consumed by it), removes it and returns it in *pk so
    the branch can test its operands itself. */
@@ -231,7 +170,7 @@ static void peel_compare(compiler *c, uint32_t cond_slot, bool when_true, peeled
     uint32_t cmp = c->code.data[at];
     if (c->code.data[c->producer_dst] != cond_slot) return;
     uint32_t t, f;
-    fused_for(cmp, &t, &f);
+    cmp_fused_for(cmp, &t, &f);
     if (!t) return;
     pk->op = when_true ? t : f;
     pk->unary = cmp == CMP_I32_EQZ || cmp == CMP_I64_EQZ;
@@ -294,10 +233,6 @@ static uint32_t const_slot(const compiler *c, uint64_t bits) {
     return lo < c->nconsts && c->consts.data[lo] == bits ? CONST_MARK + (uint32_t)lo : NO_SLOT;
 }
 
-static bool is_const_slot(const compiler *c, uint32_t slot) {
-    (void)c;
-    return slot >= CONST_MARK && slot != NO_SLOT;
-}
 
 void cmp_push_at(compiler *c, weft_valtype t, uint32_t slot) {
     centry e = {t, slot, cmp_home(c, c->stack.len)};
@@ -400,7 +335,7 @@ static void materialise_local(compiler *c, uint32_t local) {
 static bool move_clobbers(const compiler *c, size_t i, uint32_t dst, uint32_t n) {
     uint32_t s = c->stack.data[i].slot;
     if (s == cmp_home(c, i) || s == NO_SLOT) return false;
-    if (is_const_slot(c, s) || cmp_is_vconst(s))
+    if (cmp_is_const_slot(s) || cmp_is_vconst(s))
         return dst < c->nlocal_slots + cmp_const_area(c) && dst + n > c->nlocal_slots;
     return s + cmp_slot_width(c->stack.data[i].type) > dst && s < dst + n;
 }
@@ -548,7 +483,7 @@ static weft_status open_block(compiler *c, ctl *f) {
        pushed back as home entries, so they move in any case. */
     size_t first_param = c->stack.len - top_ctl(c)->height >= f->nparams ? c->stack.len - f->nparams : c->stack.len;
     for (size_t i = 0; i < c->stack.len; i++)
-        if (i >= first_param || !(is_const_slot(c, c->stack.data[i].slot) || cmp_is_vconst(c->stack.data[i].slot)))
+        if (i >= first_param || !(cmp_is_const_slot(c->stack.data[i].slot) || cmp_is_vconst(c->stack.data[i].slot)))
             materialise(c, i);
     TRY(pop_types(c, f->nparams, f->params));
     f->height = (uint32_t)c->stack.len;
@@ -597,281 +532,6 @@ static void emit_branch(compiler *c, ctl *f, bool consume) {
  * Instructions
  * ------------------------------------------------------------------------ */
 
-typedef struct numeric_info {
-    uint16_t op;
-    uint8_t arity;
-    weft_valtype rt, at;
-} numeric_info;
-
-/* Opcode -> numeric operation; indexed by opcode (0x100 + n for 0xFC n).
-   Entries with arity 0 are not numeric operations. */
-static const numeric_info numeric_table[0x108] = {
-#define CMP_X(name, code, ar, r, a) [code] = {CMP_##name, ar, r, a},
-    CMP_NUMERIC_OPS(CMP_X)
-#undef CMP_X
-};
-
-static const numeric_info *numeric_lookup(uint32_t opcode) {
-    if (opcode >= 0x108 || numeric_table[opcode].arity == 0) return NULL;
-    return &numeric_table[opcode];
-}
-
-/* The immediate form of each binary operation that has one. */
-static const uint16_t imm_form[CMP_OP_COUNT] = {
-    [CMP_I32_ADD] = CMP_I32_ADD_IMM,
-    [CMP_I32_SUB] = CMP_I32_SUB_IMM,
-    [CMP_I32_MUL] = CMP_I32_MUL_IMM,
-    [CMP_I32_AND] = CMP_I32_AND_IMM,
-    [CMP_I32_OR] = CMP_I32_OR_IMM,
-    [CMP_I32_XOR] = CMP_I32_XOR_IMM,
-    [CMP_I32_SHL] = CMP_I32_SHL_IMM,
-    [CMP_I32_SHR_S] = CMP_I32_SHR_S_IMM,
-    [CMP_I32_SHR_U] = CMP_I32_SHR_U_IMM,
-    [CMP_I32_ROTL] = CMP_I32_ROTL_IMM,
-    [CMP_I32_EQ] = CMP_I32_EQ_IMM,
-    [CMP_I32_NE] = CMP_I32_NE_IMM,
-    [CMP_I32_LT_S] = CMP_I32_LT_S_IMM,
-    [CMP_I32_LT_U] = CMP_I32_LT_U_IMM,
-    [CMP_I32_GT_S] = CMP_I32_GT_S_IMM,
-    [CMP_I32_GT_U] = CMP_I32_GT_U_IMM,
-    [CMP_I32_LE_S] = CMP_I32_LE_S_IMM,
-    [CMP_I32_LE_U] = CMP_I32_LE_U_IMM,
-    [CMP_I32_GE_S] = CMP_I32_GE_S_IMM,
-    [CMP_I32_GE_U] = CMP_I32_GE_U_IMM,
-    [CMP_I64_ADD] = CMP_I64_ADD_IMM,
-    [CMP_I64_SUB] = CMP_I64_SUB_IMM,
-    [CMP_I64_MUL] = CMP_I64_MUL_IMM,
-    [CMP_I64_AND] = CMP_I64_AND_IMM,
-    [CMP_I64_OR] = CMP_I64_OR_IMM,
-    [CMP_I64_XOR] = CMP_I64_XOR_IMM,
-    [CMP_I64_SHL] = CMP_I64_SHL_IMM,
-    [CMP_I64_SHR_S] = CMP_I64_SHR_S_IMM,
-    [CMP_I64_SHR_U] = CMP_I64_SHR_U_IMM,
-    [CMP_I64_EQ] = CMP_I64_EQ_IMM,
-    [CMP_I64_NE] = CMP_I64_NE_IMM,
-    [CMP_I64_LT_S] = CMP_I64_LT_S_IMM,
-    [CMP_I64_LT_U] = CMP_I64_LT_U_IMM,
-    [CMP_I64_GT_S] = CMP_I64_GT_S_IMM,
-    [CMP_I64_GT_U] = CMP_I64_GT_U_IMM,
-    [CMP_I64_LE_S] = CMP_I64_LE_S_IMM,
-    [CMP_I64_LE_U] = CMP_I64_LE_U_IMM,
-    [CMP_I64_GE_S] = CMP_I64_GE_S_IMM,
-    [CMP_I64_GE_U] = CMP_I64_GE_U_IMM,
-};
-
-/* For a constant first operand: the operation with operands swapped that
-   computes the same (k < x is x > k), for those where one exists. */
-static const uint16_t swapped_form[CMP_OP_COUNT] = {
-    [CMP_F32_ADD] = CMP_F32_ADD, [CMP_F32_MUL] = CMP_F32_MUL,
-    [CMP_F64_ADD] = CMP_F64_ADD, [CMP_F64_MUL] = CMP_F64_MUL,
-    [CMP_I32_LT_S] = CMP_I32_GT_S,
-    [CMP_I32_GT_S] = CMP_I32_LT_S,
-    [CMP_I32_LE_S] = CMP_I32_GE_S,
-    [CMP_I32_GE_S] = CMP_I32_LE_S,
-    [CMP_I32_LT_U] = CMP_I32_GT_U,
-    [CMP_I32_GT_U] = CMP_I32_LT_U,
-    [CMP_I32_LE_U] = CMP_I32_GE_U,
-    [CMP_I32_GE_U] = CMP_I32_LE_U,
-    [CMP_I32_EQ] = CMP_I32_EQ,
-    [CMP_I32_NE] = CMP_I32_NE,
-    [CMP_I32_ADD] = CMP_I32_ADD,
-    [CMP_I32_MUL] = CMP_I32_MUL,
-    [CMP_I32_AND] = CMP_I32_AND,
-    [CMP_I32_OR] = CMP_I32_OR,
-    [CMP_I32_XOR] = CMP_I32_XOR,
-    [CMP_I64_LT_S] = CMP_I64_GT_S,
-    [CMP_I64_GT_S] = CMP_I64_LT_S,
-    [CMP_I64_LE_S] = CMP_I64_GE_S,
-    [CMP_I64_GE_S] = CMP_I64_LE_S,
-    [CMP_I64_LT_U] = CMP_I64_GT_U,
-    [CMP_I64_GT_U] = CMP_I64_LT_U,
-    [CMP_I64_LE_U] = CMP_I64_GE_U,
-    [CMP_I64_GE_U] = CMP_I64_LE_U,
-    [CMP_I64_EQ] = CMP_I64_EQ,
-    [CMP_I64_NE] = CMP_I64_NE,
-    [CMP_I64_ADD] = CMP_I64_ADD,
-    [CMP_I64_MUL] = CMP_I64_MUL,
-    [CMP_I64_AND] = CMP_I64_AND,
-    [CMP_I64_OR] = CMP_I64_OR,
-    [CMP_I64_XOR] = CMP_I64_XOR,
-};
-
-/* If b is a constant that fits the immediate form of `op` (an i64 one must
-   be a sign-extended 32-bit value), returns that form, else 0. */
-static uint32_t imm_candidate(const compiler *c, uint32_t op, uint32_t b_slot, bool wide) {
-    if (!imm_form[op] || !is_const_slot(c, b_slot)) return 0;
-    uint64_t v = c->consts.data[b_slot - CONST_MARK];
-    if (wide && (int64_t)v != (int64_t)(int32_t)v) return 0;
-    return imm_form[op];
-}
-
-/* The form of `op` that loads its second operand, if the operand was
-   produced by `load` (a plain 32- or 64-bit load), else 0. */
-static uint32_t load_operand_form(uint32_t op, uint32_t load) {
-    if (load == CMP_LOAD64) {
-        if (op == CMP_F64_ADD) return CMP_F64_ADD_LD;
-        if (op == CMP_F64_SUB) return CMP_F64_SUB_LD;
-        if (op == CMP_F64_MUL) return CMP_F64_MUL_LD;
-    } else if (load == CMP_LOAD32) {
-        if (op == CMP_F32_ADD) return CMP_F32_ADD_LD;
-        if (op == CMP_F32_SUB) return CMP_F32_SUB_LD;
-        if (op == CMP_F32_MUL) return CMP_F32_MUL_LD;
-        if (op == CMP_I32_ADD) return CMP_I32_ADD_LD;
-    }
-    return 0;
-}
-
-/* The integer comparison that is the negation of `cmp` (i32.eqz of its
-   result), or 0: the one whose taken branch is cmp's not-taken branch in
-   fused_for's table. Float comparisons have none (NaN). */
-static uint32_t inverse_compare(uint32_t cmp) {
-    uint32_t t, f;
-    fused_for(cmp, &t, &f);
-    if (!f) return 0;
-    for (uint32_t op = CMP_I32_EQ; op <= CMP_I64_GE_U; op++) {
-        uint32_t t2, f2;
-        fused_for(op, &t2, &f2);
-        if (t2 == f) return op;
-    }
-    for (uint32_t op = CMP_I32_EQ_IMM; op <= CMP_I64_GE_U_IMM; op++) {
-        uint32_t t2, f2;
-        fused_for(op, &t2, &f2);
-        if (t2 == f) return op;
-    }
-    return 0;
-}
-
-/* i32.eqz of a comparison computed just before and used only here: the
-   inverse comparison in its place, one operation instead of two, which a
-   br_if after it then fuses as well (clang writes `x != 0` as
-   `i64.eqz; i32.eqz`, and `br_if (i32.eqz (i32.lt_s ..))` for loop exits;
-   the CPU loop of bench/threads had one dispatch in 20 of this kind).
-   i32.eqz (i64.eqz x) is x != 0: i64.ne with the immediate 0. */
-static bool fold_eqz_of_compare(compiler *c, uint32_t a_slot) {
-    /* Not cmp_producer_of: its "none" is 0, which is also I32_EQZ. */
-    if (c->producer_end != c->code.len || c->producer_end == NO_POS || c->oom) return false;
-    if (c->code.data[c->producer_dst] != a_slot) return false;
-    uint32_t prod = c->code.data[c->producer_dst - 1];
-    uint32_t inv = prod == CMP_I32_EQZ ? CMP_I32_NE_IMM : prod == CMP_I64_EQZ ? CMP_I64_NE_IMM : inverse_compare(prod);
-    if (!inv) return false;
-    bool unary = prod == CMP_I32_EQZ || prod == CMP_I64_EQZ;
-    bool imm = unary || (prod >= CMP_I32_ADD_IMM && prod <= CMP_I64_GE_U_IMM);
-    uint32_t at = c->producer_dst - 1;
-    uint32_t x = c->code.data[at + 2];
-    uint32_t y = unary ? 0 : c->code.data[at + 3];
-    /* Take the comparison off the end (as cmp_take_producer, which would
-       read a third operand word that a unary one does not have). */
-    c->code.len = at;
-    c->pcmap.len -= 2;
-    while (c->const_refs.len && c->const_refs.data[c->const_refs.len - 1] >= at) c->const_refs.len--;
-    c->producer_end = NO_POS;
-    uint32_t dst = cmp_push(c, WEFT_I32);
-    cmp_emit_op(c, inv);
-    uint32_t dpos = (uint32_t)c->code.len;
-    cmp_emit(c, dst);
-    cmp_emit_src(c, x);
-    if (imm) cmp_emit(c, y);
-    else cmp_emit_src(c, y);
-    cmp_mark_producer(c, dpos);
-    return true;
-}
-
-/* An i32 operation whose operand a or b (b first) was made just before by
-   `producer` and is used only here: the producer is taken back and one
-   `fused` operation emitted (dst, the other operand, the producer's two
-   operands; its second is a slot if `second_is_slot`, else an immediate).
-   False, emitting nothing, when neither operand qualifies. */
-static bool fuse_with_producer(compiler *c, centry a, centry b, uint32_t producer, uint32_t fused,
-                               bool second_is_slot) {
-    bool on_a = cmp_producer_of(c, b.slot) != producer && cmp_producer_of(c, a.slot) == producer;
-    if (!on_a && cmp_producer_of(c, b.slot) != producer) return false;
-    uint32_t other = on_a ? b.slot : a.slot, x, y;
-    cmp_take_producer(c, &x, &y);
-    uint32_t dst = cmp_push(c, WEFT_I32);
-    cmp_emit_op(c, fused);
-    uint32_t dpos = (uint32_t)c->code.len;
-    cmp_emit(c, dst);
-    cmp_emit_src(c, other);
-    cmp_emit_src(c, x);
-    if (second_is_slot) cmp_emit_src(c, y);
-    else cmp_emit(c, y);
-    cmp_mark_producer(c, dpos);
-    return true;
-}
-
-static weft_status compile_numeric(compiler *c, const numeric_info *ni) {
-    centry a, b = {0, 0, 0};
-    if (ni->arity == 2) TRY(cmp_pop(c, ni->at, &b));
-    TRY(cmp_pop(c, ni->at, &a));
-    if (ni->op == CMP_I32_EQZ && fold_eqz_of_compare(c, a.slot)) return WEFT_OK;
-    if (ni->arity == 2) {
-        bool wide = ni->at == WEFT_I64;
-        uint32_t op = ni->op, imm = imm_candidate(c, op, b.slot, wide);
-        if (!imm && swapped_form[op] && (imm = imm_candidate(c, swapped_form[op], a.slot, wide))) {
-            centry t = a;
-            a = b;
-            b = t;
-        }
-        if (imm == CMP_I32_AND_IMM && cmp_producer_of(c, a.slot) == CMP_I32_SHR_U_IMM) {
-            /* (x >> k) & mask, a bit field: one operation. */
-            uint32_t x, shift;
-            cmp_take_producer(c, &x, &shift);
-            uint32_t dst = cmp_push(c, ni->rt);
-            cmp_emit_op(c, CMP_I32_SHR_U_AND);
-            uint32_t dpos = (uint32_t)c->code.len;
-            cmp_emit(c, dst);
-            cmp_emit_src(c, x);
-            cmp_emit(c, shift);
-            cmp_emit(c, (uint32_t)c->consts.data[b.slot - CONST_MARK]);
-            cmp_mark_producer(c, dpos);
-            return WEFT_OK;
-        }
-        if (imm) {
-            uint32_t dst = cmp_push(c, ni->rt);
-            cmp_emit_op(c, imm);
-            uint32_t dpos = (uint32_t)c->code.len;
-            cmp_emit(c, dst);
-            cmp_emit_src(c, a.slot);
-            cmp_emit(c, (uint32_t)c->consts.data[b.slot - CONST_MARK]);
-            cmp_mark_producer(c, dpos);
-            return WEFT_OK;
-        }
-    }
-    if (ni->op == CMP_I32_XOR) {
-        /* An operand rotated by a constant just before and used only here:
-           rotate it in the xor (sha256's and most hashes' rounds are
-           chains of rotl-then-xor, 10 % of sha256's operations). */
-        if (fuse_with_producer(c, a, b, CMP_I32_ROTL_IMM, CMP_I32_XOR_ROTL, false)) return WEFT_OK;
-    }
-    if (ni->arity == 2) {
-        /* An operand loaded just before and used only here: load it in the
-           operation itself. */
-        uint32_t fused = load_operand_form(ni->op, cmp_producer_of(c, b.slot));
-        if (!fused && swapped_form[ni->op] == ni->op && (fused = load_operand_form(ni->op, cmp_producer_of(c, a.slot)))) {
-            centry t = a;
-            a = b;
-            b = t;
-        }
-        if (fused) {
-            cmp_emit_load_fused(c, fused, ni->rt, a.slot);
-            return WEFT_OK;
-        }
-    }
-    if (ni->op == CMP_I32_ADD) {
-        /* A sum computed just before and used only here: one three-way
-           add (sha256's and coremark's most frequent pair of operations). */
-        if (fuse_with_producer(c, a, b, CMP_I32_ADD, CMP_I32_ADD3, true)) return WEFT_OK;
-    }
-    uint32_t dst = cmp_push(c, ni->rt);
-    cmp_emit_op(c, ni->op);
-    uint32_t dpos = (uint32_t)c->code.len;
-    cmp_emit(c, dst);
-    cmp_emit_src(c, a.slot);
-    if (ni->arity == 2) cmp_emit_src(c, b.slot);
-    cmp_mark_producer(c, dpos);
-    return WEFT_OK;
-}
-
 weft_status cmp_need_memory(compiler *c, uint32_t idx) {
     if (idx >= c->m->nmems) return cmp_fail(c, WEFT_ERR_INVALID, "unknown memory %u", idx);
     return WEFT_OK;
@@ -895,8 +555,8 @@ weft_status cmp_read_memarg(compiler *c, uint32_t bytes, uint32_t *offset) {
 
 static weft_status compile_memory_op(compiler *c, uint8_t opcode) {
     static const struct { uint8_t code, bytes; weft_valtype type; uint16_t op; } ops[] = {
-#define CMP_X(code, bytes, type, op) {code, bytes, type, CMP_##op},
-        CMP_MEMORY_OPS(CMP_X)
+#define CMP_X(code, type, op) {code, CMP_BYTES_##op, WEFT_##type, CMP_##op},
+        CMP_WASM_MEMORY(CMP_X)
 #undef CMP_X
     };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
@@ -1021,8 +681,8 @@ static weft_status compile_misc(compiler *c) {
     READ_U32(&sub);
     centry d, n, v;
     if (sub <= 7) {
-        const numeric_info *ni = numeric_lookup(0x100 + sub);
-        return compile_numeric(c, ni);
+        const cmp_numeric_info *ni = cmp_numeric_lookup(0x100 + sub);
+        return cmp_compile_numeric(c, ni);
     }
     switch (sub) {
     case 8: /* memory.init dataidx 0x00 (§3.3.7) */
@@ -1166,8 +826,8 @@ static weft_status emit_atomic(compiler *c, uint32_t op, weft_valtype rt, uint32
    trap at run time ("unaligned atomic"). */
 static weft_status compile_atomic(compiler *c) {
     static const struct { uint8_t code, bytes; weft_valtype type; uint16_t op; } ops[] = {
-#define CMP_X(code, bytes, type, op) {code, bytes, type, CMP_##op},
-        CMP_ATOMIC_OPS(CMP_X)
+#define CMP_X(code, type, op) {code, CMP_BYTES_##op, WEFT_##type, CMP_##op},
+        CMP_WASM_ATOMIC(CMP_X)
 #undef CMP_X
     };
     uint32_t sub, align, offset;
@@ -1606,8 +1266,8 @@ static weft_status compile_instr(compiler *c, bool *done) {
         break;
     }
     if (opcode >= 0x28 && opcode <= 0x3E) return compile_memory_op(c, opcode);
-    const numeric_info *ni = numeric_lookup(opcode);
-    if (ni) return compile_numeric(c, ni);
+    const cmp_numeric_info *ni = cmp_numeric_lookup(opcode);
+    if (ni) return cmp_compile_numeric(c, ni);
     return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", opcode);
 }
 
@@ -2081,23 +1741,16 @@ uint32_t cmp_offset_of(const cmp_func *f, uint32_t pos) {
 
 const char *cmp_op_name(uint32_t op) {
     static const char *const names[] = {
-#define CMP_X_NUM(name, code, arity, rt, at) #name,
-#define CMP_X_OTHER(name, n) #name,
-#define CMP_X_FUSED(name, cmp, n) #name,
-#define CMP_X_IMM(name, base) #name,
-#define CMP_X_SIMD(name, sub, kind, n, t) #name,
-        CMP_NUMERIC_OPS(CMP_X_NUM) CMP_OTHER_OPS(CMP_X_OTHER) CMP_FUSED_BRANCH_OPS(CMP_X_FUSED) CMP_IMM_OPS(CMP_X_IMM)
-        CMP_SIMD_OPS(CMP_X_SIMD)
-#define CMP_PAIR_NAME_SEQ(a, b) #a "+" #b, #a "+" #b ":1", #a "+" #b ":2",
-#define CMP_PAIR_NAME_TAIL(a, b) #a "+" #b,
-#define CMP_X_PAIR(a, b, how) CMP_PAIR_NAME_##how(a, b)
-        CMP_PAIR_OPS(CMP_X_PAIR)
-#undef CMP_X_PAIR
-#undef CMP_X_SIMD
-#undef CMP_X_IMM
-#undef CMP_X_FUSED
-#undef CMP_X_NUM
-#undef CMP_X_OTHER
+#define CMP_X_NAME(name, ...) #name,
+        CMP_OPS(CMP_X_NAME)
+#undef CMP_X_NAME
+#define CMP_PAIR_NAME_SEQ(a, b) #a "+" #b
+#define CMP_PAIR_NAME_D1(a, b) #a "+" #b ":1"
+#define CMP_PAIR_NAME_D2(a, b) #a "+" #b ":2"
+#define CMP_PAIR_NAME_TAIL(a, b) #a "+" #b
+#define CMP_PAIR_FORM(op, a, b, form) CMP_PAIR_NAME_##form(a, b),
+        CMP_PAIR_FORMS
+#undef CMP_PAIR_FORM
     };
     _Static_assert(sizeof names / sizeof names[0] == CMP_OP_COUNT, "a name for every operation");
     return op < CMP_OP_COUNT ? names[op] : "?";

@@ -1,6 +1,7 @@
 /*
  * compiler.h — the state of the one-pass validator and translator, shared
- * by compile.c (the core instructions) and simd.c (the 0xFD prefix). Only
+ * by compile.c (the core instructions), numeric.c (numeric instructions and
+ * their fusions) and simd.c (the 0xFD prefix). Only
  * the compile stage includes it.
  */
 #ifndef WEFT_COMPILER_H
@@ -113,22 +114,57 @@ __attribute__((format(printf, 3, 4))) weft_status cmp_fail(compiler *c, weft_sta
 /* A failed read inside an instruction: "unexpected end" and friends. */
 weft_status cmp_read_fail(compiler *c);
 
-void cmp_emit(compiler *c, uint32_t w);
+/* Emits one word. These few helpers are inline: every instruction of
+   compile.c, numeric.c and simd.c calls them (out of line, numeric.c's
+   translation took 1 % more instructions). */
+static inline void cmp_emit(compiler *c, uint32_t w) {
+    if (!BASE_VEC_PUSH(c->code, w)) c->oom = true;
+}
 /* Emits an operation word and records its offset for diagnostics. */
 void cmp_emit_op(compiler *c, uint32_t op);
 /* Emits a source operand (a slot or a constant's marker). */
 void cmp_emit_src(compiler *c, uint32_t slot);
 /* Marks the operation just emitted, whose dst word is at dst_pos, as a
    pure producer (local.set may retarget it). */
-void cmp_mark_producer(compiler *c, uint32_t dst_pos);
-/* The operation that just computed `slot` if it is the last one, else 0;
-   cmp_take_producer removes it, returning its operands a and b. */
-uint32_t cmp_producer_of(const compiler *c, uint32_t slot);
+static inline void cmp_mark_producer(compiler *c, uint32_t dst_pos) {
+    c->producer_dst = dst_pos;
+    /* After a failed emit the words are not there: mark nothing. */
+    c->producer_end = c->oom ? NO_POS : (uint32_t)c->code.len;
+}
+/* The operation that just computed `slot` if it is the last one emitted
+   (so its result is used nowhere else yet), else 0; cmp_take_producer
+   removes it, returning its operands a and b. */
+static inline uint32_t cmp_producer_of(const compiler *c, uint32_t slot) {
+    if (c->producer_end != c->code.len || c->producer_end == NO_POS || c->oom) return 0;
+    if (c->code.data[c->producer_dst] != slot) return 0;
+    return c->code.data[c->producer_dst - 1];
+}
 void cmp_take_producer(compiler *c, uint32_t *a, uint32_t *b);
 /* Emits `fused` (dst, a, addr, offset): an operation on `a_slot` and the
    value the load just before it produced, which it loads itself; the load
    is taken back, and the operation traps at the load's offset. */
 void cmp_emit_load_fused(compiler *c, uint32_t fused, weft_valtype rt, uint32_t a_slot);
+
+/* Whether an entry's slot is a scalar constant's marker (CONST_MARK + k). */
+static inline bool cmp_is_const_slot(uint32_t slot) { return slot >= CONST_MARK && slot != NO_SLOT; }
+
+/* Numeric instructions (numeric.c): arity and types by opcode (0x100 + n
+   for 0xFC n), NULL for other opcodes; their translation with its
+   fusions; and the compare-and-branch operations of comparison `cmp`:
+   the branch taken when it holds and the one taken when it does not
+   (both 0 if it has none). */
+typedef struct cmp_numeric_info {
+    uint16_t op;
+    uint8_t arity;
+    weft_valtype rt, at;
+} cmp_numeric_info;
+extern const cmp_numeric_info cmp_numeric_table[CMP_NUM_TABLE_SIZE];
+static inline const cmp_numeric_info *cmp_numeric_lookup(uint32_t opcode) {
+    if (opcode >= CMP_NUM_TABLE_SIZE || cmp_numeric_table[opcode].arity == 0) return NULL;
+    return &cmp_numeric_table[opcode];
+}
+weft_status cmp_compile_numeric(compiler *c, const cmp_numeric_info *ni);
+void cmp_fused_for(uint32_t cmp, uint32_t *if_true, uint32_t *if_false);
 /* The home slot of operand stack position `index` (<= the height). */
 uint32_t cmp_home(const compiler *c, size_t index);
 /* Pushes a value living in `slot` / in its home slot (returned). */

@@ -8,18 +8,12 @@
 
 const uint8_t cmp_operand_counts[CMP_OP_COUNT] = {
 #define CMP_X_COUNT(name, ...) [CMP_##name] = CMP_LEN_##name - 1,
-    CMP_NUMERIC_OPS(CMP_X_COUNT) CMP_OTHER_OPS(CMP_X_COUNT) CMP_FUSED_BRANCH_OPS(CMP_X_COUNT)
-    CMP_IMM_OPS(CMP_X_COUNT) CMP_SIMD_OPS(CMP_X_COUNT)
+    CMP_OPS(CMP_X_COUNT)
 #undef CMP_X_COUNT
     /* A pair's words are its first operation's (pairs.c). */
-#define CMP_PAIR_COUNT_SEQ(a, b) [CMP_##a##__##b] = CMP_LEN_##a - 1, [CMP_##a##__##b##__D1] = CMP_LEN_##a - 1, \
-    [CMP_##a##__##b##__D2] = CMP_LEN_##a - 1,
-#define CMP_PAIR_COUNT_TAIL(a, b) [CMP_##a##__##b] = CMP_LEN_##a - 1,
-#define CMP_X_PAIR(a, b, how) CMP_PAIR_COUNT_##how(a, b)
-    CMP_PAIR_OPS(CMP_X_PAIR)
-#undef CMP_X_PAIR
-#undef CMP_PAIR_COUNT_TAIL
-#undef CMP_PAIR_COUNT_SEQ
+#define CMP_PAIR_FORM(op, a, b, form) [CMP_##op] = CMP_LEN_##a - 1,
+    CMP_PAIR_FORMS
+#undef CMP_PAIR_FORM
 };
 
 void cmp_disasm(FILE *out, const cmp_func *f) {

@@ -14,11 +14,13 @@
 
 /* The pairs that have dependent forms (SEQ). */
 static const bool is_seq[CMP_OP_COUNT] = {
-#define CMP_PAIR_SEQ_SEQ(a, b) [CMP_##a##__##b] = true,
-#define CMP_PAIR_SEQ_TAIL(a, b)
-#define CMP_X_PAIR(a, b, how) CMP_PAIR_SEQ_##how(a, b)
-    CMP_PAIR_OPS(CMP_X_PAIR)
-#undef CMP_X_PAIR
+#define CMP_PAIR_IS_SEQ_SEQ(op) [CMP_##op] = true,
+#define CMP_PAIR_IS_SEQ_D1(op)
+#define CMP_PAIR_IS_SEQ_D2(op)
+#define CMP_PAIR_IS_SEQ_TAIL(op)
+#define CMP_PAIR_FORM(op, a, b, form) CMP_PAIR_IS_SEQ_##form(op)
+    CMP_PAIR_FORMS
+#undef CMP_PAIR_FORM
 };
 
 /* The pair operation of `first` followed by `second`, or 0. */
@@ -31,22 +33,21 @@ static uint32_t pair_of(uint32_t first, uint32_t second) {
     }
 }
 
-/* The words naming an operation's inputs and whether word 1 is its dst
-   (CMP_PAIR_INPUTS); 0 for the others. */
+/* The words naming each operation's input values and whether word 1 is
+   its dst, from its shape (ops.h). */
 static const struct { uint8_t in1, in2, dst; } inputs[CMP_OP_COUNT] = {
-#define CMP_X_INPUTS(name, i1, i2, d) [CMP_##name] = {i1, i2, d},
-    CMP_PAIR_INPUTS(CMP_X_INPUTS)
+#define CMP_X_INPUTS(name, ...) [CMP_##name] = {CMP_IN1_##name, CMP_IN2_##name, CMP_DST_##name},
+    CMP_OPS(CMP_X_INPUTS)
 #undef CMP_X_INPUTS
 };
 
 /* A SEQ pair's dependent form (its word + 1 or + 2: ops.h) when the
-   second's first or second input is the slot the first writes. */
+   second's first or second input value is the slot the first writes.
+   (COPY2 writes its first dst before it reads its second source, which
+   may be that dst: its shape, D_S_D_X, makes that source no value.) */
 static uint32_t dependent_form(uint32_t pair, const uint32_t *first, const uint32_t *second) {
     if (!inputs[first[0]].dst) return pair;
     uint32_t in1 = inputs[second[0]].in1, in2 = inputs[second[0]].in2;
-    /* COPY2 writes its first dst before it reads its second source, which
-       may be that dst: its second input must be read from the slot. */
-    if (second[0] == CMP_COPY2) in2 = 0;
     if (in1 && second[in1] == first[1]) return pair + 1;
     if (in2 && second[in2] == first[1]) return pair + 2;
     return pair;

@@ -2,7 +2,7 @@
  * simd.c — validation (spec §3.3.3 vector instructions, §3.3.7 vector
  * memory instructions) and translation of the fixed-width SIMD proposal:
  * every instruction of the 0xFD prefix, as listed once in ops.h
- * (CMP_SIMD_OPS). The translation follows compile.c's register style: a
+ * (the SIMD rows of CMP_OPS). The translation follows compile.c's register style: a
  * v128 entry names the first of its two slots, results are computed into
  * the entry's home (or retargeted to a local by local.set), and every
  * operation is one internal operation word with slots and immediates.
@@ -19,8 +19,9 @@ typedef struct simd_info {
 
 /* Sub-opcode -> operation; the holes of the opcode space are not valid. */
 static const simd_info simd_table[256] = {
-#define CMP_X_SIMD(name, sub, kind_, n_, t_) [sub] = {CMP_##name, kind_, n_, t_, true},
-    CMP_SIMD_OPS(CMP_X_SIMD)
+#define CMP_X_SIMD(name, code, cls, shape, rt, at, n, of, fx)                                \
+    CMP_WHEN(cls, SIMD)([(code) & 0xFF] = {CMP_##name, shape, n, CMP_TY_##rt | CMP_TY_##at, true},)
+    CMP_OPS(CMP_X_SIMD)
 #undef CMP_X_SIMD
 };
 

@@ -73,16 +73,14 @@ enum {
    2^31 after growth for the relative targets' arithmetic. */
 #define TD_MAX_LEN (1u << 30)
 
-/* The word holding the target of each single-target branch: BR's
+/* The word holding the target of each single-target branch (BR's
    operand, BR_IF's and BR_UNLESS's second, a fused compare-and-branch's
-   last; 0 for every other operation (BR_TABLE has n + 1 of them). */
+   last: CMP_TARGET_* of ops.h); 0 for every other operation (BR_TABLE has
+   n + 1 of them). */
 static const uint8_t target_word[CMP_OP_COUNT] = {
-    [CMP_BR] = 1,
-    [CMP_BR_IF] = 2,
-    [CMP_BR_UNLESS] = 2,
-#define TD_X_FUSED(name, cmp, n) [CMP_##name] = n,
-    CMP_FUSED_BRANCH_OPS(TD_X_FUSED)
-#undef TD_X_FUSED
+#define TD_X_TARGET(name, ...) [CMP_##name] = CMP_TARGET_##name,
+    CMP_OPS(TD_X_TARGET)
+#undef TD_X_TARGET
 };
 
 /* What an operation is to the pass. */
@@ -92,24 +90,20 @@ typedef enum td_kind {
     TD_STOP,  /* never copied: a run containing it is not a candidate */
 } td_kind;
 
-static td_kind kind_of(uint32_t op) {
-    switch (op) {
-    case CMP_BR:
-    case CMP_BR_TABLE:
-    case CMP_RETURN:
-    case CMP_UNREACHABLE:
-        return TD_END;
-    case CMP_CALL:
-    case CMP_CALL_INTERNAL:
-    case CMP_CALL_INDIRECT:
-    case CMP_ATOMIC_WAIT32:
-    case CMP_ATOMIC_WAIT64:
-    case CMP_LAZY:
-        return TD_STOP;
-    default:
-        return target_word[op] ? TD_STOP : TD_PLAIN;
-    }
-}
+/* From the operations table: the class JUMP ends a run (BR, BR_TABLE,
+   RETURN, UNREACHABLE); any other safe point stops it: a conditional
+   branch is no straight line, and a call, a wait or LAZY saves the
+   position it is at, to return or resume there. */
+static const uint8_t kinds[CMP_OP_COUNT] = {
+#define TD_X_KIND(name, code, cls, shape, rt, at, n, of, fx)                                 \
+    [CMP_##name] = CMP_CLASS_##cls == CMP_CLASS_JUMP   ? TD_END                          \
+                   : (CMP_FX_##fx & CMP_FX_SAFE) ? TD_STOP                               \
+                                                        : TD_PLAIN,
+    CMP_OPS(TD_X_KIND)
+#undef TD_X_KIND
+};
+
+static td_kind kind_of(uint32_t op) { return (td_kind)kinds[op]; }
 
 /* The absolute position a target word at `word` names. */
 static int64_t target_at(const uint32_t *code, uint32_t word) {

@@ -61,10 +61,11 @@ typedef struct vnum {
     uint8_t arity, rt, at;
 } vnum;
 
-static const vnum vnum_table[0x108] = {
-#define CMP_X(name, code, ar, r, a) [code] = {ar, r, a},
-    CMP_NUMERIC_OPS(CMP_X)
-#undef CMP_X
+static const vnum vnum_table[CMP_NUM_TABLE_SIZE] = {
+#define CMP_X_NUM(name, code, cls, shape, rt, at, n, of, fx)                                 \
+    CMP_WHEN(cls, NUM)([CMP_NUM_INDEX(code)] = {CMP_SHAPE_GET(0, shape) - 1, CMP_TY_##rt, CMP_TY_##at},)
+    CMP_OPS(CMP_X_NUM)
+#undef CMP_X_NUM
     [0xAD] = {1, WEFT_I64, WEFT_I32}, [0xBC] = {1, WEFT_I32, WEFT_F32},
     [0xBD] = {1, WEFT_I64, WEFT_F64}, [0xBE] = {1, WEFT_F32, WEFT_I32},
     [0xBF] = {1, WEFT_F64, WEFT_I64},
@@ -76,8 +77,8 @@ typedef struct vmem {
 } vmem;
 
 static const vmem vmem_table[0x40] = {
-#define CMP_X(code, b, t, op) [code] = {b, t},
-    CMP_MEMORY_OPS(CMP_X)
+#define CMP_X(code, t, op) [code] = {CMP_BYTES_##op, WEFT_##t},
+    CMP_WASM_MEMORY(CMP_X)
 #undef CMP_X
 };
 

@@ -122,7 +122,7 @@ c eqz-fold-not-f64-lt-1-2 0 0 "" -- run --invoke not_f64_lt "$M/eqz_fold.wasm" 1
 c eqz-fold-not-f64-lt-2-1 0 1 "" -- run --invoke not_f64_lt "$M/eqz_fold.wasm" 2 1
 c eqz-fold-tee-lt-s-1-2 0 10 "" -- run --invoke tee_lt_s "$M/eqz_fold.wasm" 1 2
 c eqz-fold-tee-lt-s-2-1 0 1 "" -- run --invoke tee_lt_s "$M/eqz_fold.wasm" 2 1
-# super-instructions: rotl by a constant, xor of a rotl, three-way add (fused_ops.wat)
+# super-instructions: rotl by a constant (i32, i64), xor of a rotl, three-way add (fused_ops.wat)
 c fused-rotl0-m2023406815 0 -2023406815 "" -- run --invoke rotl0 "$M/fused_ops.wasm" -2023406815
 c fused-rotl1-m2023406815 0 248153667 "" -- run --invoke rotl1 "$M/fused_ops.wasm" -2023406815
 c fused-rotl1-m1 0 -1 "" -- run --invoke rotl1 "$M/fused_ops.wasm" -1
@@ -131,6 +131,12 @@ c fused-rotl31-m2147483648 0 1073741824 "" -- run --invoke rotl31 "$M/fused_ops.
 c fused-rotl32-305419896 0 305419896 "" -- run --invoke rotl32 "$M/fused_ops.wasm" 305419896
 c fused-rotl33-m2147483647 0 3 "" -- run --invoke rotl33 "$M/fused_ops.wasm" -2147483647
 c fused-rotlm1-3 0 -2147483647 "" -- run --invoke rotlm1 "$M/fused_ops.wasm" 3
+c fused-rotl64-0 0 -8526495041237530387 "" -- run --invoke rotl64_0 "$M/fused_ops.wasm" -8526495041237530387
+c fused-rotl64-1 0 1393753991234490843 "" -- run --invoke rotl64_1 "$M/fused_ops.wasm" -8526495041237530387
+c fused-rotl64-63 0 -4263247520618765194 "" -- run --invoke rotl64_63 "$M/fused_ops.wasm" -8526495041237530387
+c fused-rotl64-65 0 1393753991234490843 "" -- run --invoke rotl64_65 "$M/fused_ops.wasm" -8526495041237530387
+c fused-rotl64-m8 0 -1330343313937536952 "" -- run --invoke rotl64_m8 "$M/fused_ops.wasm" -8526495041237530387
+c fused-rotl64-63-1 0 -9223372036854775808 "" -- run --invoke rotl64_63 "$M/fused_ops.wasm" 1
 c fused-sigma0-1779033703 0 -836717442 "" -- run --invoke sigma0 "$M/fused_ops.wasm" 1779033703
 c fused-sigma0-0 0 0 "" -- run --invoke sigma0 "$M/fused_ops.wasm" 0
 c fused-xor-rotl-left-305419896-m1 0 -878082067 "" -- run --invoke xor_rotl_left "$M/fused_ops.wasm" 305419896 -1

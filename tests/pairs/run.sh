@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Super-instructions (CMP_PAIR_OPS in src/compile/ops.h, src/compile/pairs.c):
+# Super-instructions (CMP_PAIR_OPS in src/compile/pairs_list.h, src/compile/pairs.c):
 # the CPU benchmarks' programs, built small (tests/Makefile, PAIRS_DEFS_*),
 # must print what their native builds print; and every pair of the table
 # must occur in them or in the full-size benchmark builds (bench/wasm/,
@@ -47,10 +47,10 @@ for name in coremark fib matmul sha256 nbody sieve hashtable vm calls; do
 done
 
 # Every pair of the table, as the disassembler names it (FIRST+SECOND).
-sed -n '/^#define CMP_PAIR_OPS/,/^$/p' "$ROOT/src/compile/ops.h" |
+sed -n '/^#define CMP_PAIR_OPS/,/^$/p' "$ROOT/src/compile/pairs_list.h" |
     sed -nE 's/.*X\(([A-Z0-9_]+), ([A-Z0-9_]+), [A-Z]+\).*/\1+\2/p' >"$TMP/pairs"
 npairs=$(wc -l <"$TMP/pairs")
-[ "$npairs" -gt 0 ] || bad "no pairs read from ops.h"
+[ "$npairs" -gt 0 ] || bad "no pairs read from pairs_list.h"
 # (A dependent form, A+B:1 or A+B:2, counts as its pair.)
 awk '{print $3}' "$TMP/all.dis" | grep -F + | sed 's/:[12]$//' | sort -u >"$TMP/seen"
 while read -r p; do

@@ -2,7 +2,8 @@
 ;; i32.rotl by a constant (I32_ROTL_IMM) and an xor of a value rotated
 ;; just before (I32_XOR_ROTL) — counts are taken mod 32 (§4.3.2 irotl), the
 ;; xor takes the rotated value on either side — and a sum of a sum
-;; (I32_ADD3), wrapping.
+;; (I32_ADD3), wrapping; i64.rotl by a constant (I64_ROTL_IMM), counts mod
+;; 64.
 (module
   (func (export "rotl0") (param i32) (result i32) (i32.rotl (local.get 0) (i32.const 0)))
   (func (export "rotl1") (param i32) (result i32) (i32.rotl (local.get 0) (i32.const 1)))
@@ -10,6 +11,11 @@
   (func (export "rotl32") (param i32) (result i32) (i32.rotl (local.get 0) (i32.const 32)))
   (func (export "rotl33") (param i32) (result i32) (i32.rotl (local.get 0) (i32.const 33)))
   (func (export "rotlm1") (param i32) (result i32) (i32.rotl (local.get 0) (i32.const -1)))
+  (func (export "rotl64_0") (param i64) (result i64) (i64.rotl (local.get 0) (i64.const 0)))
+  (func (export "rotl64_1") (param i64) (result i64) (i64.rotl (local.get 0) (i64.const 1)))
+  (func (export "rotl64_63") (param i64) (result i64) (i64.rotl (local.get 0) (i64.const 63)))
+  (func (export "rotl64_65") (param i64) (result i64) (i64.rotl (local.get 0) (i64.const 65)))
+  (func (export "rotl64_m8") (param i64) (result i64) (i64.rotl (local.get 0) (i64.const -8)))
   ;; sha256's Σ0: rotr 2, 13, 22 as clang writes them (rotl 30, 19, 10).
   (func (export "sigma0") (param i32) (result i32)
     (i32.xor (i32.xor (i32.rotl (local.get 0) (i32.const 30))
