@@ -29,6 +29,18 @@ struct weft_engine {
     struct rt_mem_pool *mem_pool;
 };
 
+/* The WEFT_FEATURE_* bits this build implements (weft_features_supported). */
+#define BASE_FEATURES_SUPPORTED                                                \
+    (WEFT_FEATURE_THREADS | WEFT_FEATURE_SIMD)
+
+/* Whether `feature` (one WEFT_FEATURE_* bit) is on for modules of engine
+   `e`: implemented by this build and not in its disabled_features. A NULL
+   engine (unit tests decoding without one) has every implemented one. */
+static inline bool base_feature_on(const weft_engine *e, uint32_t feature) {
+    if (!(BASE_FEATURES_SUPPORTED & feature)) return false;
+    return !(e && (e->config.disabled_features & feature));
+}
+
 /* Fills `err` (if non-NULL): status, printf-style message, no location.
    Returns `status` so callers can write `return base_fail(err, ...)`. */
 weft_status base_fail(weft_error *err, weft_status status, const char *fmt, ...)
