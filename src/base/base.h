@@ -31,7 +31,7 @@ struct weft_engine {
 
 /* The WEFT_FEATURE_* bits this build implements (weft_features_supported). */
 #define BASE_FEATURES_SUPPORTED                                                \
-    (WEFT_FEATURE_THREADS | WEFT_FEATURE_SIMD)
+    (WEFT_FEATURE_THREADS | WEFT_FEATURE_SIMD | WEFT_FEATURE_EXTENDED_CONST)
 
 /* Whether `feature` (one WEFT_FEATURE_* bit) is on for modules of engine
    `e`: implemented by this build and not in its disabled_features. A NULL
