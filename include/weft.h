@@ -156,6 +156,11 @@ typedef struct weft_limits {
     uint64_t max;    /* meaningful only when has_max */
     bool has_max;
     bool shared;     /* memories only (threads proposal) */
+    bool is64;       /* memories only (memory64): i64 addresses, min and max
+                        up to 2^48 pages. weft reads, links and instantiates
+                        such memories (up to 4 GiB each, an implementation
+                        limit) but does not yet compile function bodies
+                        that use them (issue 24). */
 } weft_limits;
 
 typedef enum weft_extern_kind {

@@ -220,16 +220,33 @@ static weft_status rd_limits(dec *d, weft_limits *lim, bool memory) {
     uint64_t flags;
     uint32_t at = base_reader_offset(&d->r);
     bool threads = !(d->m->engine && (d->m->engine->config.disabled_features & WEFT_FEATURE_THREADS));
+    /* memory64 (Wasm 3.0 §5.3.8): flag bit 2 makes a 64-bit memory, whose
+       limits are u64 (0x04, 0x05; with threads 0x06, 0x07 too). */
+    bool mem64 = memory && base_feature_on(d->m->engine, WEFT_FEATURE_MEMORY64);
     if (memory && threads && d->r.p < d->r.end && (*d->r.p == 0x03 || *d->r.p == 0x02)) {
+        flags = *d->r.p++;
+    } else if (mem64 && d->r.p < d->r.end &&
+               (*d->r.p == 0x04 || *d->r.p == 0x05 ||
+                (threads && (*d->r.p == 0x06 || *d->r.p == 0x07)))) {
         flags = *d->r.p++;
     } else if (!base_read_uleb(&d->r, 1, &flags)) {
         return dec_read_fail(d);
     }
-    uint32_t min, max = 0;
-    TRY_OR_RETURN(rd_u32(d, &min));
-    if (flags & 1) TRY_OR_RETURN(rd_u32(d, &max));
-    lim->min = min;
-    lim->max = max;
+    memset(lim, 0, sizeof *lim);
+    lim->is64 = (flags & 4) != 0;
+    if (lim->is64) {
+        uint64_t min, max = 0;
+        if (!base_read_uleb(&d->r, 64, &min)) return dec_read_fail(d);
+        if ((flags & 1) && !base_read_uleb(&d->r, 64, &max)) return dec_read_fail(d);
+        lim->min = min;
+        lim->max = max;
+    } else {
+        uint32_t min, max = 0;
+        TRY_OR_RETURN(rd_u32(d, &min));
+        if (flags & 1) TRY_OR_RETURN(rd_u32(d, &max));
+        lim->min = min;
+        lim->max = max;
+    }
     lim->has_max = (flags & 1) != 0;
     lim->shared = (flags & 2) != 0;
     /* threads proposal: a shared memory must declare its maximum */
@@ -259,7 +276,10 @@ static weft_status rd_tabletype(dec *d, mod_tabletype *tt) {
 static weft_status rd_memtype(dec *d, weft_limits *lim) {
     uint32_t at = dec_off(d);
     TRY_OR_RETURN(rd_limits(d, lim, true));
-    check_limits(d, at, lim, 65536, "memory size must be at most 65536 pages (4GiB)");
+    if (lim->is64)
+        check_limits(d, at, lim, (uint64_t)1 << 48, "memory size must be at most 2^48 pages (256TiB)");
+    else
+        check_limits(d, at, lim, 65536, "memory size must be at most 65536 pages (4GiB)");
     return WEFT_OK;
 }
 
@@ -939,7 +959,11 @@ static weft_status dec_datas(dec *d) {
         s->mode = flags == 1 ? MOD_SEG_PASSIVE : MOD_SEG_ACTIVE;
         uint32_t mem_at = dec_off(d);
         if (flags == 2) TRY_OR_RETURN(rd_u32(d, &s->memory_index));
-        if (flags != 1) TRY_OR_RETURN(rd_constexpr(d, &s->offset, WEFT_I32, &offset_err));
+        /* The offset has the memory's address type: i64 for a 64-bit memory
+           (memory64, Wasm 3.0 §3.4.6). */
+        weft_valtype at_type =
+            s->memory_index < m->nmems && m->mems[s->memory_index].is64 ? WEFT_I64 : WEFT_I32;
+        if (flags != 1) TRY_OR_RETURN(rd_constexpr(d, &s->offset, at_type, &offset_err));
         TRY_OR_RETURN(rd_len(d, &s->len));
         TRY_OR_RETURN(rd_bytes(d, s->len, &s->bytes));
         if (s->mode == MOD_SEG_ACTIVE) {
@@ -1124,7 +1148,8 @@ weft_status mod_decode(mod_module *m, weft_error *err) {
     if (d.names) TRY_OR_RETURN(dec_names(&d));
     if (d.invalid.set)
         return base_fail_at(err, WEFT_ERR_INVALID, UINT32_MAX, d.invalid.offset, "%s", d.invalid.msg);
-    if (m->nmems > 1) return base_fail_at(err, WEFT_ERR_INVALID, UINT32_MAX, end, "multiple memories");
+    if (m->nmems > 1 && !base_feature_on(m->engine, WEFT_FEATURE_MULTI_MEMORY))
+        return base_fail_at(err, WEFT_ERR_INVALID, UINT32_MAX, end, "multiple memories");
     return fill_declared(&d);
 }
 

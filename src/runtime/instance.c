@@ -184,7 +184,7 @@ static void rt_put_import_type(rt_buf *b, const mod_module *m, const mod_import 
         rt_put(b, " %s)", weft_valtype_name(imp->table.elem));
         break;
     case WEFT_EXTERN_MEMORY:
-        rt_put(b, "(memory");
+        rt_put(b, "(memory%s", imp->memory.is64 ? " i64" : "");
         rt_put_limits(b, imp->memory);
         rt_put(b, "%s)", imp->memory.shared ? " shared" : "");
         break;
@@ -203,7 +203,7 @@ static void rt_put_extern_type(rt_buf *b, const weft_extern *ext) {
         break;
     case WEFT_EXTERN_MEMORY: {
         weft_limits l = rt_memory_current_limits(ext->of.memory);
-        rt_put(b, "(memory");
+        rt_put(b, "(memory%s", l.is64 ? " i64" : "");
         rt_put_limits(b, l);
         rt_put(b, "%s)", l.shared ? " shared" : "");
         break;
@@ -225,7 +225,8 @@ static bool rt_import_matches(const mod_module *m, const mod_import *imp, const 
                rt_limits_match(rt_table_current_limits(ext->of.table), imp->table.limits);
     case WEFT_EXTERN_MEMORY: {
         weft_limits l = rt_memory_current_limits(ext->of.memory);
-        return l.shared == imp->memory.shared && rt_limits_match(l, imp->memory);
+        return l.shared == imp->memory.shared && l.is64 == imp->memory.is64 &&
+               rt_limits_match(l, imp->memory);
     }
     case WEFT_EXTERN_GLOBAL:
         return ext->of.global->type == imp->global.type && ext->of.global->mut == imp->global.mut;
@@ -451,12 +452,13 @@ static weft_status rt_init_segments(weft_instance *inst, weft_error *err) {
         const mod_data *d = &m->datas[i];
         if (d->mode != MOD_SEG_ACTIVE) continue;
         weft_memory *mem = inst->mems[d->memory_index];
-        uint64_t off64;
-        weft_status st = rt_eval_const(inst, &d->offset, &off64, err);
+        uint64_t off;
+        weft_status st = rt_eval_const(inst, &d->offset, &off, err);
         if (st != WEFT_OK) return st;
-        uint32_t off = (uint32_t)off64;
+        if (!m->mems[d->memory_index].is64) off = (uint32_t)off; /* i32 offset */
         uint32_t n = inst->data_len[i];
-        if ((uint64_t)off + n > weft_memory_size(mem)) return rt_trap(err, WEFT_TRAP_MEM_OOB);
+        uint64_t size = weft_memory_size(mem);
+        if (off > size || n > size - off) return rt_trap(err, WEFT_TRAP_MEM_OOB);
         if (n) memcpy(mem->data + off, d->bytes, n);
         inst->data_len[i] = 0;
     }

@@ -176,7 +176,7 @@ refused "-W exceptions=y" "'-W exceptions=y' is not supported: weft does not imp
 refused "-W gc" "'-W gc' is not supported: weft does not implement wasm GC" run -W gc=n "$P"
 refused "-W epoch-interruption" "'-W epoch-interruption' is not supported: .*timeout" run -W epoch-interruption "$P"
 refused "-W bulk-memory=n" "'-W bulk-memory=n' is not supported" run -W bulk-memory=n "$P"
-refused "-W in a list" "'-W memory64' is not supported: weft does not implement memory64 yet" run -W fuel=10,memory64 "$P"
+refused "-W in a list" "'-W memory64' is not supported: weft does not implement memory64 in function bodies yet" run -W fuel=10,memory64 "$P"
 refused "-S unknown" "^error: unknown option '-S frobnicate': weft has no such WASI option" run -S frobnicate "$P"
 refused "-W unknown" "^error: unknown option '-W frobnicate': weft has no such wasm option" run -W frobnicate=1 "$P"
 refused "-W fuel without N" "^error: option '-W fuel' needs a value" run -W fuel "$P"
