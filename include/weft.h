@@ -156,6 +156,11 @@ typedef struct weft_limits {
     uint64_t max;    /* meaningful only when has_max */
     bool has_max;
     bool shared;     /* memories only (threads proposal) */
+    bool is64;       /* memories only (memory64): i64 addresses, min and max
+                        up to 2^48 pages. weft reads, links and instantiates
+                        such memories (up to 4 GiB each, an implementation
+                        limit) but does not yet compile function bodies
+                        that use them (issue 24). */
 } weft_limits;
 
 typedef enum weft_extern_kind {
@@ -227,6 +232,32 @@ typedef struct weft_config {
 #define WEFT_FEATURE_THREADS 0x1u /* shared memories, atomics, wait/notify */
 #define WEFT_FEATURE_SIMD 0x2u    /* fixed-width SIMD: the v128 type and the 0xFD
                                      prefix; off, both are malformed */
+/* Wasm 3.0 features (issue 24), one bit each, named as wasmtime's -W keys.
+   A bit for a feature this build does not implement yet changes nothing:
+   the feature is off whatever the config says (weft_features_supported()
+   tells which are there). Off, the decoder and validator read Wasm 2.0. */
+#define WEFT_FEATURE_EXTENDED_CONST 0x4u /* i32/i64.add/sub/mul and global.get of
+                                            any earlier immutable global in
+                                            constant expressions (§3.4.10) */
+#define WEFT_FEATURE_MULTI_MEMORY 0x8u   /* more than one memory */
+#define WEFT_FEATURE_MEMORY64 0x10u      /* 64-bit memories and tables */
+#define WEFT_FEATURE_TAIL_CALL 0x20u     /* return_call, return_call_indirect */
+#define WEFT_FEATURE_EXCEPTIONS 0x40u    /* tags, throw, try_table, exnref */
+#define WEFT_FEATURE_FUNCTION_REFERENCES 0x80u /* typed function references */
+#define WEFT_FEATURE_RELAXED_SIMD 0x100u /* relaxed SIMD */
+/* Every WEFT_FEATURE_* bit that some Wasm 3.0 feature uses. */
+#define WEFT_FEATURES_WASM3                                                    \
+    (WEFT_FEATURE_EXTENDED_CONST | WEFT_FEATURE_MULTI_MEMORY |                 \
+     WEFT_FEATURE_MEMORY64 | WEFT_FEATURE_TAIL_CALL | WEFT_FEATURE_EXCEPTIONS | \
+     WEFT_FEATURE_FUNCTION_REFERENCES | WEFT_FEATURE_RELAXED_SIMD)
+
+/* The WEFT_FEATURE_* bits this build implements (on unless a config's
+   disabled_features turns them off). Thread-safe; no allocation. */
+WEFT_API uint32_t weft_features_supported(void);
+/* The name of one WEFT_FEATURE_* bit as wasmtime's -W key spells it
+   ("threads", "tail-call", ...), or NULL if `feature` is not exactly one
+   known bit. A static string. Thread-safe. */
+WEFT_API const char *weft_feature_name(uint32_t feature);
 
 /* How this build and CPU run SIMD lanes: "portable C" (built with
    -DWEFT_SIMD_PORTABLE=1, or not x86-64), "sse2", or "sse2+ssse3" (SSSE3

@@ -29,6 +29,27 @@ struct weft_engine {
     struct rt_mem_pool *mem_pool;
 };
 
+/* The WEFT_FEATURE_* bits this build implements (weft_features_supported). */
+#define BASE_FEATURES_SUPPORTED                                                \
+    (WEFT_FEATURE_THREADS | WEFT_FEATURE_SIMD | WEFT_FEATURE_EXTENDED_CONST)
+
+/* Features the decoder and runtime already take although function bodies
+   cannot use them yet, so weft_features_supported() does not list them:
+   several memories and 64-bit memories (module structure, imports,
+   exports, data segments, instantiation); the compiler refuses a body
+   that uses a memory index other than 0 or a 64-bit memory, "not
+   supported yet" (issue 24). */
+#define BASE_FEATURES_PARTIAL (WEFT_FEATURE_MULTI_MEMORY | WEFT_FEATURE_MEMORY64)
+
+/* Whether `feature` (one WEFT_FEATURE_* bit) is on for modules of engine
+   `e`: implemented by this build (wholly, or partly as above) and not in
+   its disabled_features. A NULL engine (unit tests decoding without one)
+   has every implemented one. */
+static inline bool base_feature_on(const weft_engine *e, uint32_t feature) {
+    if (!((BASE_FEATURES_SUPPORTED | BASE_FEATURES_PARTIAL) & feature)) return false;
+    return !(e && (e->config.disabled_features & feature));
+}
+
 /* Fills `err` (if non-NULL): status, printf-style message, no location.
    Returns `status` so callers can write `return base_fail(err, ...)`. */
 weft_status base_fail(weft_error *err, weft_status status, const char *fmt, ...)

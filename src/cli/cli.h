@@ -51,6 +51,8 @@ typedef enum cli_opt_id {
     CLI_OPT_WASM,             /* -W KEY[=VALUE] */
     CLI_OPT_THREADS_PROPOSAL, /* -W threads[=y|n] */
     CLI_OPT_SIMD_PROPOSAL,    /* -W simd[=y|n] */
+    CLI_OPT_FEATURE,          /* -W KEY[=y|n] of a Wasm 3.0 feature: KEY is its
+                                 weft_feature_name() */
 } cli_opt_id;
 
 typedef struct cli_option {
@@ -68,7 +70,8 @@ typedef struct cli_wasmtime_key {
     cli_opt_id id;       /* what it does; CLI_OPT_NONE: refused */
     const char *weft;    /* the weft spelling it maps to, for the help; NULL: refused */
     const char *advice;  /* why it is refused and what to use (for NOOP keys: why
-                            "=n" is refused) */
+                            "=n" is refused; for FEATURE keys: why "=y" is, when
+                            this build lacks the feature) */
 } cli_wasmtime_key;
 
 /* A wasmtime option weft refuses, and what to use instead. */
@@ -104,6 +107,7 @@ typedef struct cli_run_opts {
     uint64_t fuel;          /* --fuel; 0 = unmetered */
     bool no_threads_proposal; /* -W threads=n */
     bool no_simd_proposal;    /* -W simd=n */
+    uint32_t disabled_features; /* WEFT_FEATURE_* bits of -W KEY=n (Wasm 3.0 features) */
     uint64_t max_memory;    /* 0 = no bound */
     uint64_t max_stack;     /* 0 = CLI_DEFAULT_STACK */
     uint32_t max_threads;   /* wasi-threads alive at once; 0 = default (128) */

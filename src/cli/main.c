@@ -283,6 +283,7 @@ static int cli_apply(cli_run_opts *o, cli_opt_id id, const char *v, const char *
     }
     case CLI_OPT_NOOP:
     case CLI_OPT_NONE:
+    case CLI_OPT_FEATURE:
     case CLI_OPT_WASI:
     case CLI_OPT_WASM:
         break;
@@ -311,6 +312,26 @@ static int cli_wasmtime_item(cli_run_opts *o, char group, const char *item) {
             if (!on) {
                 fprintf(stderr, "error: '%s=%s' is not supported: %s\n", spelled, val, k->advice);
                 return -1;
+            }
+            return 0;
+        }
+        if (k->id == CLI_OPT_FEATURE) {
+            bool on;
+            if (cli_parse_bool(val, &on)) break;
+            /* The key is the feature's name (weft_feature_name). */
+            uint32_t k_feature = 1;
+            while (k_feature &&
+                   !(weft_feature_name(k_feature) && strcmp(weft_feature_name(k_feature), k->key) == 0))
+                k_feature <<= 1;
+            if (!on) {
+                o->disabled_features |= k_feature;
+            } else if (!(weft_features_supported() & k_feature)) {
+                fprintf(stderr, "error: '%s%s%s' is not supported: %s; '%s=n' is accepted\n",
+                        spelled, val ? "=" : "", val ? val : "",
+                        k->advice ? k->advice : "this build does not have it", spelled);
+                return -1;
+            } else {
+                o->disabled_features &= ~k_feature;
             }
             return 0;
         }
@@ -467,10 +488,20 @@ out:
 static void cli_version(void) {
     printf("weft %s\n", CLI_VERSION);
     if (strcmp(weft_version(), WEFT_VERSION) != 0) printf("libweft %s\n", weft_version());
+    /* The Wasm 3.0 features by their -W names, from the library: those it
+       has (on by default) among the features, the others not built in. */
+    char have[256] = "", lack[256] = "";
+    for (uint32_t bit = WEFT_FEATURE_EXTENDED_CONST; bit & WEFT_FEATURES_WASM3; bit <<= 1) {
+        char *to = (weft_features_supported() & bit) ? have : lack;
+        size_t len = strlen(to);
+        snprintf(to + len, 256 - len, "%s, ", weft_feature_name(bit));
+    }
+    if (*have) have[strlen(have) - 2] = '\0';
     printf("features: wasm-2.0 simd (v128, %s) threads (shared memory, atomics, wait/notify) "
-           "wasi-preview1 (%u functions, also wasi_unstable) wasi-threads sched-pool "
-           "fuel timeout\n", weft_simd_backend(), weft_wasi_function_count());
-    printf("not built in: relaxed-simd, wasi-preview2, components, jit\n");
+           "wasm-3.0 (%s) wasi-preview1 (%u functions, also wasi_unstable) wasi-threads "
+           "sched-pool fuel timeout\n", weft_simd_backend(), *have ? have : "none yet",
+           weft_wasi_function_count());
+    printf("not built in: %sgc, wasi-preview2, components, jit\n", lack);
     printf("build: %s%s%s%s\n",
 #if defined(__clang__)
            "clang " __clang_version__,

@@ -375,6 +375,7 @@ int cli_run(const cli_run_opts *o) {
     cfg.max_memory_bytes = o->max_memory;
     if (o->no_threads_proposal) cfg.disabled_features |= WEFT_FEATURE_THREADS;
     if (o->no_simd_proposal) cfg.disabled_features |= WEFT_FEATURE_SIMD;
+    cfg.disabled_features |= o->disabled_features;
     engine = weft_engine_new(&cfg);
     if (!engine) goto oom;
 

@@ -534,7 +534,30 @@ static void emit_branch(compiler *c, ctl *f, bool consume) {
 
 weft_status cmp_need_memory(compiler *c, uint32_t idx) {
     if (idx >= c->m->nmems) return cmp_fail(c, WEFT_ERR_INVALID, "unknown memory %u", idx);
+    /* memory64 (issue 24): the decoder and runtime take 64-bit memories,
+       the compiler not yet. */
+    if (c->m->mems[idx].is64)
+        return cmp_fail(c, WEFT_ERR_INVALID,
+                        "not supported yet: instructions on a 64-bit memory (memory64)");
     return WEFT_OK;
+}
+
+/* The memory operand of memory.size/grow/init/copy/fill: a 0x00 byte in
+   Wasm 2.0; with multi-memory a memory index (u32, Wasm 3.0 §5.4.6), of
+   which the compiler takes only 0 yet (issue 24). */
+static weft_status read_mem_index(compiler *c) {
+    if (!base_feature_on(c->m->engine, WEFT_FEATURE_MULTI_MEMORY)) {
+        uint8_t z;
+        READ_U8(&z);
+        if (z != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
+        return WEFT_OK;
+    }
+    uint32_t idx;
+    READ_U32(&idx);
+    if (idx == 0) return WEFT_OK;
+    if (idx >= c->m->nmems) return cmp_fail(c, WEFT_ERR_INVALID, "unknown memory %u", idx);
+    return cmp_fail(c, WEFT_ERR_INVALID,
+                    "not supported yet: memory %u in a function body (multi-memory)", idx);
 }
 
 static weft_status need_table(compiler *c, uint32_t idx) {
@@ -544,10 +567,19 @@ static weft_status need_table(compiler *c, uint32_t idx) {
 
 /* memarg (§5.4.6): alignment exponent, then offset. */
 weft_status cmp_read_memarg(compiler *c, uint32_t bytes, uint32_t *offset) {
-    uint32_t align;
+    uint32_t align, mem = 0;
     READ_U32(&align);
+    /* multi-memory: flag bit 6 says a memory index follows (Wasm 3.0
+       §5.4.7); only memory 0 is compiled yet (issue 24). */
+    if ((align & 0x40) && align < 0x80 && base_feature_on(c->m->engine, WEFT_FEATURE_MULTI_MEMORY)) {
+        READ_U32(&mem);
+        align &= ~0x40u;
+        if (mem != 0 && mem < c->m->nmems)
+            return cmp_fail(c, WEFT_ERR_INVALID,
+                            "not supported yet: memory %u in a function body (multi-memory)", mem);
+    }
     READ_U32(offset);
-    TRY(cmp_need_memory(c, 0));
+    TRY(cmp_need_memory(c, mem));
     if (align >= 32 || (1u << align) > bytes)
         return cmp_fail(c, WEFT_ERR_INVALID, "alignment must not be larger than natural");
     return WEFT_OK;
@@ -687,9 +719,7 @@ static weft_status compile_misc(compiler *c) {
     switch (sub) {
     case 8: /* memory.init dataidx 0x00 (§3.3.7) */
         READ_U32(&a);
-        READ_U8((uint8_t *)&b);
-        b &= 0xFF;
-        if (b != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
+        TRY(read_mem_index(c));
         TRY(cmp_need_memory(c, 0));
         TRY(need_data(c, a));
         return emit_bulk(c, CMP_MEMORY_INIT, a, UINT32_MAX);
@@ -701,13 +731,8 @@ static weft_status compile_misc(compiler *c) {
         return WEFT_OK;
     case 10: /* memory.copy 0x00 0x00 */
     case 11: { /* memory.fill 0x00 */
-        uint8_t z;
-        READ_U8(&z);
-        if (z != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
-        if (sub == 10) {
-            READ_U8(&z);
-            if (z != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
-        }
+        TRY(read_mem_index(c));
+        if (sub == 10) TRY(read_mem_index(c));
         TRY(cmp_need_memory(c, 0));
         return emit_bulk(c, sub == 10 ? CMP_MEMORY_COPY : CMP_MEMORY_FILL, UINT32_MAX, UINT32_MAX);
     }
@@ -1180,9 +1205,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         return WEFT_OK;
     case 0x3F: /* memory.size 0x00 */
     case 0x40: { /* memory.grow 0x00 */
-        uint8_t z;
-        READ_U8(&z);
-        if (z != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
+        TRY(read_mem_index(c));
         TRY(cmp_need_memory(c, 0));
         if (opcode == 0x40) TRY(cmp_pop(c, WEFT_I32, &a));
         uint32_t dst = cmp_push(c, WEFT_I32);
@@ -1289,6 +1312,9 @@ static weft_status walk_body(compiler *c, const mod_func *fn, bool consts) {
     int64_t s64;
     uint8_t b;
     const uint8_t *bytes;
+    /* multi-memory (issue 24): memory indices where 2.0 has zero bytes,
+       and memargs with one; the compile pass refuses indices but 0. */
+    bool multi_memory = base_feature_on(c->m->engine, WEFT_FEATURE_MULTI_MEMORY);
     while (depth > 0) {
         c->op_offset = base_reader_offset(&c->r);
         uint8_t op;
@@ -1318,6 +1344,10 @@ static weft_status walk_body(compiler *c, const mod_func *fn, bool consts) {
             ok = base_read_bytes(&c->r, u, &bytes);
             break;
         case 0x3F: case 0x40:
+            if (multi_memory) { /* a memory index */
+                ok = base_read_u32(&c->r, &u);
+                break;
+            }
             if (!(ok = base_read_u8(&c->r, &b))) break;
             if (b != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
             break;
@@ -1345,6 +1375,10 @@ static weft_status walk_body(compiler *c, const mod_func *fn, bool consts) {
             if (u64 == 9 || u64 == 13 || u64 == 15 || u64 == 16 || u64 == 17) ok = base_read_u32(&c->r, &u);
             else if (u64 == 8 || u64 == 10 || u64 == 11) {
                 for (int k = u64 == 10 ? 2 : 1; k > 0 && ok; k--) {
+                    if (multi_memory) { /* a memory index */
+                        ok = base_read_u32(&c->r, &u);
+                        continue;
+                    }
                     ok = base_read_u8(&c->r, &b);
                     if (ok && b != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
                 }
@@ -1352,8 +1386,11 @@ static weft_status walk_body(compiler *c, const mod_func *fn, bool consts) {
             else if (u64 > 17) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0xfc %u", (unsigned)u64);
             break;
         default:
-            if (op >= 0x28 && op <= 0x3E) ok = base_read_u32(&c->r, &u) && base_read_u32(&c->r, &u);
-            else if (op == 0x00 || op == 0x01 || op == 0x05 || op == 0x0F || op == 0x1A || op == 0x1B ||
+            if (op >= 0x28 && op <= 0x3E) {
+                ok = base_read_u32(&c->r, &u);
+                if (ok && multi_memory && (u & 0x40) && u < 0x80) ok = base_read_u32(&c->r, &u);
+                ok = ok && base_read_u32(&c->r, &u);
+            } else if (op == 0x00 || op == 0x01 || op == 0x05 || op == 0x0F || op == 0x1A || op == 0x1B ||
                      op == 0xD1 || (op >= 0x45 && op <= 0xC4))
                 ;
             else if (op == 0xFD && simd_on(c)) TRY(cmp_simd_skip(c, consts));

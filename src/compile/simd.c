@@ -56,14 +56,18 @@ weft_status cmp_simd_skip(compiler *c, bool consts) {
     TRY(read_sub(c, &si));
     uint32_t u, w[4] = {0};
     uint8_t b;
+    /* multi-memory: a memarg's flag bit 6 says a memory index follows */
+    bool multi_memory = base_feature_on(c->m->engine, WEFT_FEATURE_MULTI_MEMORY);
     switch (si->kind) {
     case SV_LOAD_LANE: case SV_STORE_LANE:
         READ_U32(&u);
+        if (multi_memory && (u & 0x40) && u < 0x80) READ_U32(&u);
         READ_U32(&u);
         READ_U8(&b);
         return WEFT_OK;
     case SV_LOAD: case SV_STORE:
         READ_U32(&u);
+        if (multi_memory && (u & 0x40) && u < 0x80) READ_U32(&u);
         READ_U32(&u);
         return WEFT_OK;
     case SV_CONST: case SV_SHUFFLE:

@@ -272,6 +272,9 @@ bool cmp_validate_fast(cmp_validator *v, const mod_module *m, uint32_t own_index
     uint32_t nparams = type->nparams;
     uint64_t nlocals = (uint64_t)nparams + fn->nlocals;
     base_reader r = {m->bytes, fn->body, fn->body + fn->body_len, NULL};
+    /* A 64-bit memory 0 (memory64): the compiler refuses its instructions
+       (not supported yet), so this validator vouches for no body of it. */
+    if (m->nmems > 0 && m->mems[0].is64) return false;
     v->sp = 0;
     v->nctl = 0;
     if (!v->ccap) {

@@ -220,16 +220,33 @@ static weft_status rd_limits(dec *d, weft_limits *lim, bool memory) {
     uint64_t flags;
     uint32_t at = base_reader_offset(&d->r);
     bool threads = !(d->m->engine && (d->m->engine->config.disabled_features & WEFT_FEATURE_THREADS));
+    /* memory64 (Wasm 3.0 §5.3.8): flag bit 2 makes a 64-bit memory, whose
+       limits are u64 (0x04, 0x05; with threads 0x06, 0x07 too). */
+    bool mem64 = memory && base_feature_on(d->m->engine, WEFT_FEATURE_MEMORY64);
     if (memory && threads && d->r.p < d->r.end && (*d->r.p == 0x03 || *d->r.p == 0x02)) {
+        flags = *d->r.p++;
+    } else if (mem64 && d->r.p < d->r.end &&
+               (*d->r.p == 0x04 || *d->r.p == 0x05 ||
+                (threads && (*d->r.p == 0x06 || *d->r.p == 0x07)))) {
         flags = *d->r.p++;
     } else if (!base_read_uleb(&d->r, 1, &flags)) {
         return dec_read_fail(d);
     }
-    uint32_t min, max = 0;
-    TRY_OR_RETURN(rd_u32(d, &min));
-    if (flags & 1) TRY_OR_RETURN(rd_u32(d, &max));
-    lim->min = min;
-    lim->max = max;
+    memset(lim, 0, sizeof *lim);
+    lim->is64 = (flags & 4) != 0;
+    if (lim->is64) {
+        uint64_t min, max = 0;
+        if (!base_read_uleb(&d->r, 64, &min)) return dec_read_fail(d);
+        if ((flags & 1) && !base_read_uleb(&d->r, 64, &max)) return dec_read_fail(d);
+        lim->min = min;
+        lim->max = max;
+    } else {
+        uint32_t min, max = 0;
+        TRY_OR_RETURN(rd_u32(d, &min));
+        if (flags & 1) TRY_OR_RETURN(rd_u32(d, &max));
+        lim->min = min;
+        lim->max = max;
+    }
     lim->has_max = (flags & 1) != 0;
     lim->shared = (flags & 2) != 0;
     /* threads proposal: a shared memory must declare its maximum */
@@ -259,7 +276,10 @@ static weft_status rd_tabletype(dec *d, mod_tabletype *tt) {
 static weft_status rd_memtype(dec *d, weft_limits *lim) {
     uint32_t at = dec_off(d);
     TRY_OR_RETURN(rd_limits(d, lim, true));
-    check_limits(d, at, lim, 65536, "memory size must be at most 65536 pages (4GiB)");
+    if (lim->is64)
+        check_limits(d, at, lim, (uint64_t)1 << 48, "memory size must be at most 2^48 pages (256TiB)");
+    else
+        check_limits(d, at, lim, 65536, "memory size must be at most 65536 pages (4GiB)");
     return WEFT_OK;
 }
 
@@ -365,72 +385,105 @@ static weft_status skip_instr(dec *d, uint32_t at, uint8_t op, unsigned *depth) 
     return dec_malformed(d, at, "illegal opcode 0x%02x", op);
 }
 
-/* A constant expression (§5.4.9 expr, validated by §3.3.10): the
-   instructions up to the matching `end`. `ce` gets the first instruction.
-   Validation errors go to `v` in the reference's order: constant-ness of
-   each instruction (global.get must name an imported immutable global),
-   then function indices of ref.func, then the result type `want`. */
+/* A constant expression (§5.4.9 expr), validated by Wasm 3.0 §3.4.10
+   "Constant Expressions" (2.0: §3.3.10): the instructions up to the
+   matching `end` must be constant and type [] -> [want]. Constant are
+   t.const, ref.null, ref.func, global.get of an immutable global and,
+   with extended constant expressions (WEFT_FEATURE_EXTENDED_CONST),
+   i32/i64.add/sub/mul. The globals visible to global.get are, without the
+   feature, the imported ones (2.0 §3.4.10 context C'); with it, those
+   before the current definition (3.0 §3.4.10 module validation: a global's
+   initialiser sees the imported and the earlier globals, segments see all),
+   which is m->nglobals at the time of the call either way.
+   One instruction is kept in `ce` as it is (op, type, value); a longer
+   sequence, which can only be integer arithmetic whose every operand has
+   the result's type, is kept as MOD_CONSTEXPR_SEQ with its bytes' place
+   and its deepest stack, for rt_eval_const. Validation errors go to `v`
+   in the reference's order: constant-ness of each instruction (and
+   unknown globals), then function indices of ref.func, then types. */
 static weft_status rd_constexpr(dec *d, mod_constexpr *ce, weft_valtype want, dec_verr *v) {
     mod_module *m = d->m;
+    bool extended = base_feature_on(m->engine, WEFT_FEATURE_EXTENDED_CONST);
+    uint32_t nvisible = extended ? m->nglobals : m->nglobal_imports;
     uint32_t start = dec_off(d), ninstr = 0;
     unsigned depth = 0;
-    dec_verr func_err = {0};
+    dec_verr func_err = {0}, type_err = {0};
+    /* The operand types, for type checking (§3.4.10 types the sequence
+       like a function body); grown on the heap past the first 16. */
+    weft_valtype stack_small[16], *stack = stack_small;
+    uint32_t height = 0, cap = 16, max_height = 0;
+    weft_status st = WEFT_OK;
     memset(ce, 0, sizeof *ce);
     for (;;) {
         uint32_t at = dec_off(d);
         uint8_t op;
-        TRY_OR_RETURN(rd_u8(d, &op));
+        if ((st = rd_u8(d, &op)) != WEFT_OK) goto out;
         if (op == 0x0B) {
             if (depth == 0) break;
             depth--;
             continue;
         }
-        if (op == 0x05 && depth == 0) return dec_malformed(d, at, "END opcode expected");
+        if (op == 0x05 && depth == 0) {
+            st = dec_malformed(d, at, "END opcode expected");
+            goto out;
+        }
         ninstr++;
-        bool is_const = true;
+        bool is_const = true, binop = false;
         weft_valtype type = 0;
         uint64_t value = 0;
         switch (op) {
         case 0x41: { /* i32.const */
             int64_t x;
-            if (!base_read_sleb(&d->r, 32, &x)) return dec_read_fail(d);
+            if (!base_read_sleb(&d->r, 32, &x)) {
+                st = dec_read_fail(d);
+                goto out;
+            }
             type = WEFT_I32;
             value = (uint32_t)x;
             break;
         }
         case 0x42: { /* i64.const */
             int64_t x;
-            if (!base_read_sleb(&d->r, 64, &x)) return dec_read_fail(d);
+            if (!base_read_sleb(&d->r, 64, &x)) {
+                st = dec_read_fail(d);
+                goto out;
+            }
             type = WEFT_I64;
             value = (uint64_t)x;
             break;
         }
         case 0x43: { /* f32.const */
             uint32_t bits;
-            if (!base_read_f32(&d->r, &bits)) return dec_read_fail(d);
+            if (!base_read_f32(&d->r, &bits)) {
+                st = dec_read_fail(d);
+                goto out;
+            }
             type = WEFT_F32;
             value = bits;
             break;
         }
         case 0x44: /* f64.const */
-            if (!base_read_f64(&d->r, &value)) return dec_read_fail(d);
+            if (!base_read_f64(&d->r, &value)) {
+                st = dec_read_fail(d);
+                goto out;
+            }
             type = WEFT_F64;
             break;
         case 0xD0: /* ref.null t */
-            TRY_OR_RETURN(rd_reftype(d, &type));
+            if ((st = rd_reftype(d, &type)) != WEFT_OK) goto out;
             break;
         case 0xD2: { /* ref.func x */
             uint32_t x;
-            TRY_OR_RETURN(rd_u32(d, &x));
+            if ((st = rd_u32(d, &x)) != WEFT_OK) goto out;
             if (x >= m->nfuncs) verr_set(&func_err, at, "unknown function %u", x);
             type = WEFT_FUNCREF;
             value = x;
             break;
         }
-        case 0x23: { /* global.get x: only imported globals are visible */
+        case 0x23: { /* global.get x: immutable, and visible (above) */
             uint32_t x;
-            TRY_OR_RETURN(rd_u32(d, &x));
-            if (x >= m->nglobal_imports) {
+            if ((st = rd_u32(d, &x)) != WEFT_OK) goto out;
+            if (x >= nvisible) {
                 verr_set(v, at, "unknown global %u", x);
                 is_const = false;
             } else {
@@ -440,18 +493,28 @@ static weft_status rd_constexpr(dec *d, mod_constexpr *ce, weft_valtype want, de
             value = x;
             break;
         }
+        case 0x6A: case 0x6B: case 0x6C: /* i32.add, i32.sub, i32.mul */
+            is_const = extended;
+            binop = true;
+            type = WEFT_I32;
+            break;
+        case 0x7C: case 0x7D: case 0x7E: /* i64.add, i64.sub, i64.mul */
+            is_const = extended;
+            binop = true;
+            type = WEFT_I64;
+            break;
         case 0xFD: { /* v128.const is constant; value = offset of its 16 bytes */
             uint32_t sub;
-            TRY_OR_RETURN(rd_u32(d, &sub));
+            if ((st = rd_u32(d, &sub)) != WEFT_OK) goto out;
             value = dec_off(d);
             if (sub == 12) type = WEFT_V128;
             else is_const = false;
-            TRY_OR_RETURN(skip_simd(d, sub));
+            if ((st = skip_simd(d, sub)) != WEFT_OK) goto out;
             break;
         }
         default:
             is_const = false;
-            TRY_OR_RETURN(skip_instr(d, at, op, &depth));
+            if ((st = skip_instr(d, at, op, &depth)) != WEFT_OK) goto out;
         }
         if (!is_const || depth > 0) verr_set(v, at, "constant expression required");
         if (ninstr == 1) {
@@ -459,10 +522,42 @@ static weft_status rd_constexpr(dec *d, mod_constexpr *ce, weft_valtype want, de
             ce->type = type;
             ce->value = value;
         }
+        if (!is_const || v->set || type == 0) continue; /* the error is set */
+        if (binop) { /* [t t] -> [t] */
+            if (height < 2 || stack[height - 1] != type || stack[height - 2] != type)
+                verr_set(&type_err, at, "type mismatch");
+            if (height >= 2) height -= 2;
+            else height = 0;
+        }
+        if (height == cap) {
+            weft_valtype *n = base_calloc((size_t)cap * 2, sizeof *n);
+            if (!n) {
+                st = dec_nomem(d);
+                goto out;
+            }
+            memcpy(n, stack, cap * sizeof *n);
+            if (stack != stack_small) free(stack);
+            stack = n;
+            cap *= 2;
+        }
+        stack[height++] = type;
+        if (height > max_height) max_height = height;
     }
     if (func_err.set) verr_set(v, func_err.offset, "%s", func_err.msg);
-    if (ninstr != 1 || ce->type != want) verr_set(v, start, "type mismatch");
-    return WEFT_OK;
+    if (type_err.set) verr_set(v, type_err.offset, "%s", type_err.msg);
+    if (ninstr == 0 || (ninstr == 1 && ce->type != want) ||
+        (ninstr > 1 && !v->set && (height != 1 || stack[0] != want)))
+        verr_set(v, start, "type mismatch");
+    if (ninstr > 1) { /* integer arithmetic: evaluated from its bytes */
+        ce->op = MOD_CONSTEXPR_SEQ;
+        ce->type = want;
+        ce->value = start;
+        ce->len = dec_off(d) - start;
+        ce->max_depth = max_height;
+    }
+out:
+    if (stack != stack_small) free(stack);
+    return st;
 }
 
 /* ------------------------------------------------------------------------
@@ -864,7 +959,11 @@ static weft_status dec_datas(dec *d) {
         s->mode = flags == 1 ? MOD_SEG_PASSIVE : MOD_SEG_ACTIVE;
         uint32_t mem_at = dec_off(d);
         if (flags == 2) TRY_OR_RETURN(rd_u32(d, &s->memory_index));
-        if (flags != 1) TRY_OR_RETURN(rd_constexpr(d, &s->offset, WEFT_I32, &offset_err));
+        /* The offset has the memory's address type: i64 for a 64-bit memory
+           (memory64, Wasm 3.0 §3.4.6). */
+        weft_valtype at_type =
+            s->memory_index < m->nmems && m->mems[s->memory_index].is64 ? WEFT_I64 : WEFT_I32;
+        if (flags != 1) TRY_OR_RETURN(rd_constexpr(d, &s->offset, at_type, &offset_err));
         TRY_OR_RETURN(rd_len(d, &s->len));
         TRY_OR_RETURN(rd_bytes(d, s->len, &s->bytes));
         if (s->mode == MOD_SEG_ACTIVE) {
@@ -1049,7 +1148,8 @@ weft_status mod_decode(mod_module *m, weft_error *err) {
     if (d.names) TRY_OR_RETURN(dec_names(&d));
     if (d.invalid.set)
         return base_fail_at(err, WEFT_ERR_INVALID, UINT32_MAX, d.invalid.offset, "%s", d.invalid.msg);
-    if (m->nmems > 1) return base_fail_at(err, WEFT_ERR_INVALID, UINT32_MAX, end, "multiple memories");
+    if (m->nmems > 1 && !base_feature_on(m->engine, WEFT_FEATURE_MULTI_MEMORY))
+        return base_fail_at(err, WEFT_ERR_INVALID, UINT32_MAX, end, "multiple memories");
     return fill_declared(&d);
 }
 

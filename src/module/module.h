@@ -36,15 +36,23 @@ typedef struct mod_globaltype {
     bool mut;
 } mod_globaltype;
 
-/* A constant expression (§3.3.10). In Wasm 2.0 it is one instruction then
-   `end`; `op` is that instruction's opcode. */
+/* A constant expression (Wasm 3.0 §3.4.10). One instruction then `end` is
+   kept as that instruction (`op` its opcode); a longer one, which extended
+   constant expressions allow (i32/i64.add/sub/mul over constants and
+   global.get), as MOD_CONSTEXPR_SEQ: its bytes, evaluated at
+   instantiation by rt_eval_const. */
+#define MOD_CONSTEXPR_SEQ 0x01 /* never a constant instruction (0x01 is nop) */
 typedef struct mod_constexpr {
     uint8_t op;     /* 0x41 i32.const, 0x42 i64.const, 0x43 f32.const,
                        0x44 f64.const, 0xD0 ref.null, 0xD2 ref.func,
                        0x23 global.get, 0xFD v128.const (SIMD; then
-                       `value` is the module offset of its 16 bytes) */
+                       `value` is the module offset of its 16 bytes),
+                       MOD_CONSTEXPR_SEQ (then `value` is the module
+                       offset of its first instruction) */
     weft_valtype type; /* the value type it produces */
     uint64_t value;    /* constant bits; for ref.func/global.get the index */
+    uint32_t len;       /* MOD_CONSTEXPR_SEQ: bytes, the final `end` included */
+    uint32_t max_depth; /* MOD_CONSTEXPR_SEQ: the deepest operand stack */
 } mod_constexpr;
 
 typedef struct mod_import {

@@ -5,6 +5,23 @@
 
 const char *weft_version(void) { return WEFT_VERSION; }
 
+uint32_t weft_features_supported(void) { return BASE_FEATURES_SUPPORTED; }
+
+const char *weft_feature_name(uint32_t feature) {
+    switch (feature) {
+    case WEFT_FEATURE_THREADS: return "threads";
+    case WEFT_FEATURE_SIMD: return "simd";
+    case WEFT_FEATURE_EXTENDED_CONST: return "extended-const";
+    case WEFT_FEATURE_MULTI_MEMORY: return "multi-memory";
+    case WEFT_FEATURE_MEMORY64: return "memory64";
+    case WEFT_FEATURE_TAIL_CALL: return "tail-call";
+    case WEFT_FEATURE_EXCEPTIONS: return "exceptions";
+    case WEFT_FEATURE_FUNCTION_REFERENCES: return "function-references";
+    case WEFT_FEATURE_RELAXED_SIMD: return "relaxed-simd";
+    }
+    return NULL;
+}
+
 weft_engine *weft_engine_new(const weft_config *config) {
     weft_engine *e = calloc(1, sizeof *e);
     if (!e) return NULL;

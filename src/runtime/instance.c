@@ -21,24 +21,94 @@
 
 #include <stdio.h>
 
-/* ---- constant expressions (§4.4.11 / §3.3.10) ---- */
+/* ---- constant expressions (Wasm 3.0 §3.4.10 validation, §4.5.x
+   evaluation: a constant expression is executed like a function body in
+   a frame of the instance, and leaves one value) ---- */
 
-uint64_t rt_eval_const(const weft_instance *inst, const mod_constexpr *e) {
+/* One instruction of a MOD_CONSTEXPR_SEQ: its opcode and immediate.
+   Reads the validated bytes of `m` at *p. */
+static uint64_t rt_const_read_leb(const uint8_t **p, bool is_signed, unsigned bits) {
+    uint64_t x = 0;
+    unsigned shift = 0;
+    uint8_t b;
+    do {
+        b = *(*p)++;
+        if (shift < 64) x |= (uint64_t)(b & 0x7F) << shift;
+        shift += 7;
+    } while (b & 0x80);
+    if (is_signed && shift < 64 && (b & 0x40)) x |= ~(uint64_t)0 << shift;
+    if (bits == 32) x = (uint32_t)x;
+    return x;
+}
+
+/* An extended constant expression: integer arithmetic over i32/i64.const
+   and global.get (validated: every operand has the result's type, the
+   stack never passes e->max_depth). i32 values are kept zero-extended. */
+static weft_status rt_eval_seq(const weft_instance *inst, const mod_constexpr *e,
+                               uint64_t *out, weft_error *err) {
+    const uint8_t *p = inst->module->bytes + e->value;
+    const uint8_t *end = p + e->len;
+    bool wide = e->type == WEFT_I64;
+    uint64_t small[16], *stack = small;
+    uint32_t h = 0;
+    if (e->max_depth > 16) {
+        stack = base_calloc(e->max_depth, sizeof *stack);
+        if (!stack)
+            return base_fail(err, WEFT_ERR_NOMEM, "out of memory evaluating a constant expression");
+    }
+    while (p < end) {
+        uint8_t op = *p++;
+        uint64_t a, b;
+        switch (op) {
+        case 0x41: stack[h++] = (uint32_t)rt_const_read_leb(&p, true, 32); break;
+        case 0x42: stack[h++] = rt_const_read_leb(&p, true, 64); break;
+        case 0x23: stack[h++] = inst->globals[rt_const_read_leb(&p, false, 32)]->value; break;
+        case 0x6A: case 0x7C: /* add */
+        case 0x6B: case 0x7D: /* sub */
+        case 0x6C: case 0x7E: /* mul */
+            b = stack[--h];
+            a = stack[--h];
+            if (op == 0x6A || op == 0x7C) a += b;
+            else if (op == 0x6B || op == 0x7D) a -= b;
+            else a *= b;
+            stack[h++] = wide ? a : (uint32_t)a;
+            break;
+        case 0x0B: /* end */
+            p = end;
+            break;
+        }
+    }
+    *out = stack[0];
+    if (stack != small) free(stack);
+    return WEFT_OK;
+}
+
+weft_status rt_eval_const(const weft_instance *inst, const mod_constexpr *e,
+                          uint64_t *out, weft_error *err) {
+    uint64_t x = 0; /* unreachable default for validated modules */
     switch (e->op) {
     case 0x41: /* i32.const */
     case 0x43: /* f32.const */
-        return (uint32_t)e->value;
+        x = (uint32_t)e->value;
+        break;
     case 0x42: /* i64.const */
     case 0x44: /* f64.const */
-        return e->value;
+        x = e->value;
+        break;
     case 0xD0: /* ref.null */
-        return 0;
+        x = 0;
+        break;
     case 0xD2: /* ref.func x */
-        return (uint64_t)(uintptr_t)inst->funcs[e->value];
+        x = (uint64_t)(uintptr_t)inst->funcs[e->value];
+        break;
     case 0x23: /* global.get x */
-        return inst->globals[e->value]->value;
+        x = inst->globals[e->value]->value;
+        break;
+    case MOD_CONSTEXPR_SEQ:
+        return rt_eval_seq(inst, e, out, err);
     }
-    return 0; /* unreachable for validated modules */
+    *out = x;
+    return WEFT_OK;
 }
 
 /* ---- external typing and matching (§4.5.1, §4.5.3) ---- */
@@ -114,7 +184,7 @@ static void rt_put_import_type(rt_buf *b, const mod_module *m, const mod_import 
         rt_put(b, " %s)", weft_valtype_name(imp->table.elem));
         break;
     case WEFT_EXTERN_MEMORY:
-        rt_put(b, "(memory");
+        rt_put(b, "(memory%s", imp->memory.is64 ? " i64" : "");
         rt_put_limits(b, imp->memory);
         rt_put(b, "%s)", imp->memory.shared ? " shared" : "");
         break;
@@ -133,7 +203,7 @@ static void rt_put_extern_type(rt_buf *b, const weft_extern *ext) {
         break;
     case WEFT_EXTERN_MEMORY: {
         weft_limits l = rt_memory_current_limits(ext->of.memory);
-        rt_put(b, "(memory");
+        rt_put(b, "(memory%s", l.is64 ? " i64" : "");
         rt_put_limits(b, l);
         rt_put(b, "%s)", l.shared ? " shared" : "");
         break;
@@ -155,7 +225,8 @@ static bool rt_import_matches(const mod_module *m, const mod_import *imp, const 
                rt_limits_match(rt_table_current_limits(ext->of.table), imp->table.limits);
     case WEFT_EXTERN_MEMORY: {
         weft_limits l = rt_memory_current_limits(ext->of.memory);
-        return l.shared == imp->memory.shared && rt_limits_match(l, imp->memory);
+        return l.shared == imp->memory.shared && l.is64 == imp->memory.is64 &&
+               rt_limits_match(l, imp->memory);
     }
     case WEFT_EXTERN_GLOBAL:
         return ext->of.global->type == imp->global.type && ext->of.global->mut == imp->global.mut;
@@ -307,7 +378,8 @@ static weft_status rt_instance_alloc(weft_store *store, mod_module *m,
         g->type = mg->type.type;
         g->mut = mg->type.mut;
         g->store = store;
-        g->value = rt_eval_const(inst, &mg->init);
+        st = rt_eval_const(inst, &mg->init, &g->value, err);
+        if (st != WEFT_OK) goto fail;
         if (mg->init.op == 0xFD) { /* v128.const: its 16 bytes in the module */
             memcpy(&g->value, m->bytes + mg->init.value, 8);
             memcpy(&g->value_hi, m->bytes + mg->init.value + 8, 8);
@@ -323,9 +395,13 @@ static weft_status rt_instance_alloc(weft_store *store, mod_module *m,
         if (e->count == 0) continue;
         void **refs = base_calloc(e->count, sizeof *refs);
         if (!refs) RT_NOMEM_GOTO(err, "element segments", fail);
-        for (uint32_t k = 0; k < e->count; k++)
-            refs[k] = (void *)(uintptr_t)rt_eval_const(inst, &e->items[k]);
         inst->elem_refs[i] = refs;
+        for (uint32_t k = 0; k < e->count; k++) {
+            uint64_t r;
+            st = rt_eval_const(inst, &e->items[k], &r, err);
+            if (st != WEFT_OK) goto fail;
+            refs[k] = (void *)(uintptr_t)r;
+        }
         inst->elem_len[i] = e->count;
     }
     for (uint32_t i = 0; i < m->ndatas; i++) inst->data_len[i] = m->datas[i].len;
@@ -360,7 +436,10 @@ static weft_status rt_init_segments(weft_instance *inst, weft_error *err) {
         const mod_elem *e = &m->elems[i];
         if (e->mode == MOD_SEG_ACTIVE) {
             weft_table *t = inst->tables[e->table_index];
-            uint32_t off = (uint32_t)rt_eval_const(inst, &e->offset);
+            uint64_t off64;
+            weft_status st = rt_eval_const(inst, &e->offset, &off64, err);
+            if (st != WEFT_OK) return st;
+            uint32_t off = (uint32_t)off64;
             uint32_t n = inst->elem_len[i];
             if ((uint64_t)off + n > t->size) return rt_trap(err, WEFT_TRAP_TABLE_OOB);
             if (n) memcpy(t->elems + off, inst->elem_refs[i], (size_t)n * sizeof(void *));
@@ -373,9 +452,13 @@ static weft_status rt_init_segments(weft_instance *inst, weft_error *err) {
         const mod_data *d = &m->datas[i];
         if (d->mode != MOD_SEG_ACTIVE) continue;
         weft_memory *mem = inst->mems[d->memory_index];
-        uint32_t off = (uint32_t)rt_eval_const(inst, &d->offset);
+        uint64_t off;
+        weft_status st = rt_eval_const(inst, &d->offset, &off, err);
+        if (st != WEFT_OK) return st;
+        if (!m->mems[d->memory_index].is64) off = (uint32_t)off; /* i32 offset */
         uint32_t n = inst->data_len[i];
-        if ((uint64_t)off + n > weft_memory_size(mem)) return rt_trap(err, WEFT_TRAP_MEM_OOB);
+        uint64_t size = weft_memory_size(mem);
+        if (off > size || n > size - off) return rt_trap(err, WEFT_TRAP_MEM_OOB);
         if (n) memcpy(mem->data + off, d->bytes, n);
         inst->data_len[i] = 0;
     }

@@ -147,9 +147,19 @@ weft_status rt_memory_alloc(weft_engine *engine, uint64_t store_cap, weft_limits
                             weft_memory **out, weft_error *err) {
     const weft_config *config = engine ? &engine->config : NULL;
     *out = NULL;
-    if (limits.min > RT_MAX_PAGES || (limits.has_max && limits.max > RT_MAX_PAGES))
+    /* A 64-bit memory (memory64) may declare up to 2^48 pages; weft gives
+       it at most 4 GiB like a 32-bit one (an implementation limit: a
+       larger minimum is refused, a larger maximum is clamped, so grow
+       fails past 4 GiB as the spec allows). */
+    if (limits.is64) {
+        if (limits.min > RT_MAX_PAGES)
+            return base_fail(err, WEFT_ERR_LIMIT,
+                             "64-bit memory of %llu pages is above weft's limit of %u pages (4 GiB)",
+                             (unsigned long long)limits.min, RT_MAX_PAGES);
+    } else if (limits.min > RT_MAX_PAGES || (limits.has_max && limits.max > RT_MAX_PAGES)) {
         return base_fail(err, WEFT_ERR_MISUSE,
                          "memory size must be at most %u pages (4 GiB)", RT_MAX_PAGES);
+    }
     if (limits.has_max && limits.min > limits.max)
         return base_fail(err, WEFT_ERR_MISUSE,
                          "memory minimum (%llu pages) is above its maximum (%llu pages)",
@@ -157,7 +167,7 @@ weft_status rt_memory_alloc(weft_engine *engine, uint64_t store_cap, weft_limits
 
     /* The effective maximum: the declared one (or the whole 32-bit range),
        clamped by the engine's max_memory_bytes. */
-    uint64_t max_pages = limits.has_max ? limits.max : RT_MAX_PAGES;
+    uint64_t max_pages = limits.has_max && limits.max < RT_MAX_PAGES ? limits.max : RT_MAX_PAGES;
     if (config && config->max_memory_bytes) {
         uint64_t cap = config->max_memory_bytes / RT_PAGE_SIZE;
         if (max_pages > cap) max_pages = cap;
@@ -270,9 +280,12 @@ weft_status weft_memory_new(weft_store *store, weft_limits limits,
         return base_fail(err, WEFT_ERR_MISUSE,
                          "size minimum must not be greater than maximum (%llu > %llu)",
                          (unsigned long long)limits.min, (unsigned long long)limits.max);
-    if (limits.min > RT_MAX_PAGES || (limits.has_max && limits.max > RT_MAX_PAGES))
-        return base_fail(err, WEFT_ERR_MISUSE,
-                         "memory size must be at most %u pages (4 GiB)", RT_MAX_PAGES);
+    /* memory64: a 64-bit memory's limits go up to 2^48 pages (weft then
+       gives it at most 4 GiB, see rt_memory_alloc). */
+    uint64_t range = limits.is64 ? (uint64_t)1 << 48 : RT_MAX_PAGES;
+    if (limits.min > range || (limits.has_max && limits.max > range))
+        return base_fail(err, WEFT_ERR_MISUSE, "memory size must be at most %llu pages",
+                         (unsigned long long)range);
     if (limits.shared && !limits.has_max)
         return base_fail(err, WEFT_ERR_MISUSE, "shared memory must have maximum");
     return rt_memory_create(store, limits, out, err);

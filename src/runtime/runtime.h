@@ -170,8 +170,12 @@ rt_futex *rt_futex_new(void);
 void rt_futex_free(rt_futex *f);
 uint32_t rt_futex_waiters(weft_memory *mem, uint64_t addr);
 
-/* Evaluates a constant expression in `inst` (globals already set up). */
-uint64_t rt_eval_const(const weft_instance *inst, const mod_constexpr *e);
+/* Evaluates a constant expression of a validated module in `inst` (the
+   globals it reads already set up) into *out: the value's bits (low half
+   of a v128; a reference's pointer). WEFT_OK, or WEFT_ERR_NOMEM (err
+   filled) when a long extended expression needs a stack it cannot get. */
+weft_status rt_eval_const(const weft_instance *inst, const mod_constexpr *e,
+                          uint64_t *out, weft_error *err);
 
 /* `bytes` of address space (read-write, zero, committed as touched) from
    the engine's pool of reservations (memory.c), or mapped alone; *pooled

@@ -153,6 +153,22 @@ c invoke-v128-mixed 0 "$(printf '2.5\n0x3fc000003fc000003fc000003fc00000\n12')" 
 c invoke-v128-bad 2 "" "1:^error: " -- run --invoke add "$M/simd.wasm" 0xg 1
 c simd-off 2 "" "1:SIMD is turned off" -- run -W simd=n --invoke add "$M/simd.wasm" 1 2
 c invoke-f64 0 0.5 "" -- run --invoke half "$M/calc.wasm" 1
+# Wasm 3.0 features (issue 24): extended constant expressions are on by
+# default and -W extended-const=n turns them off; a feature weft lacks is
+# refused with =y and accepted with =n.
+c extconst 0 42 "" -- run --invoke get "$M/extconst.wasm"
+c extconst-data 0 42 "" -- run --invoke byte "$M/extconst.wasm"
+c extconst-y 0 42 "" -- run -W extended-const=y --invoke get "$M/extconst.wasm"
+c extconst-off 2 "" "1:invalid module: unknown global 0" -- \
+    run -W extended-const=n --invoke get "$M/extconst.wasm"
+c validate-extconst 0 valid "" -- validate "$M/extconst.wasm"
+for key in tail-call exceptions multi-memory memory64 function-references relaxed-simd; do
+    c "feature-$key=n" 0 42 "" -- run -W "$key=n" --invoke get "$M/extconst.wasm"
+    c "feature-$key=y" 2 "" "1:^error: '-W $key=y' is not supported: weft does not implement .* yet; '-W $key=n' is accepted$" -- \
+        run -W "$key=y" --invoke get "$M/extconst.wasm"
+    c "feature-$key" 2 "" "1:^error: '-W $key' is not supported: " -- run -W "$key" --invoke get "$M/extconst.wasm"
+done
+c feature-bad-value 2 "" "^error: bad value 'maybe' for '-W tail-call': expected y or n" -- run -W tail-call=maybe x.wasm
 c invoke-f64-big 0 50000000000000000000 "" -- run --invoke half "$M/calc.wasm" 1e20
 c invoke-f64-small 0 0.00000005 "" -- run --invoke half "$M/calc.wasm" 1e-7
 c invoke-f64-negzero 0 -0 "" -- run --invoke half "$M/calc.wasm" -0
@@ -259,7 +275,8 @@ c version 0 "*" "" -- --version
 # --version: the version first, then the features compiled in.
 ver=$(sed -n 's/^#define WEFT_VERSION "\(.*\)"/\1/p' "$ROOT/include/weft.h")
 "$WEFT" --version >"$TMP/ver"
-if [ "$(head -n 1 "$TMP/ver")" = "weft $ver" ] && grep -q '^features: .*threads.*wasi-preview1.*fuel timeout' "$TMP/ver"; then
+if [ "$(head -n 1 "$TMP/ver")" = "weft $ver" ] && grep -q '^features: .*threads.*wasm-3.0 (extended-const).*wasi-preview1.*fuel timeout' "$TMP/ver" &&
+    grep -q '^not built in: multi-memory, memory64, tail-call, exceptions, function-references, relaxed-simd, gc, ' "$TMP/ver"; then
     pass=$((pass + 1))
 else
     echo "FAIL version-features: $(tr '\n' '|' <"$TMP/ver")"; fail=$((fail + 1))

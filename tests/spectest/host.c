@@ -94,7 +94,7 @@ weft_status spec_host_define(weft_store *store, weft_linker *linker,
             return st;
     }
 
-    weft_limits tl = {10, 20, true, false};
+    weft_limits tl = {.min = 10, .max = 20, .has_max = true};
     weft_table *table;
     if ((st = weft_table_new(store, WEFT_FUNCREF, tl, &table, err)) != WEFT_OK)
         return st;
@@ -103,7 +103,7 @@ weft_status spec_host_define(weft_store *store, weft_linker *linker,
     if ((st = define(linker, "table", ext, err)) != WEFT_OK)
         return st;
 
-    weft_limits ml = {1, 2, true, false};
+    weft_limits ml = {.min = 1, .max = 2, .has_max = true};
     weft_memory *mem;
     if ((st = weft_memory_new(store, ml, &mem, err)) != WEFT_OK)
         return st;
@@ -114,7 +114,7 @@ weft_status spec_host_define(weft_store *store, weft_linker *linker,
 
     /* Only the threads group imports this one; an engine without shared
        memories yet still runs every other group. */
-    weft_limits sl = {1, 2, true, true};
+    weft_limits sl = {.min = 1, .max = 2, .has_max = true, .shared = true};
     weft_error serr;
     if (weft_memory_new(store, sl, &mem, &serr) != WEFT_OK) {
         *note = "spectest.shared_memory left out: the engine refused a shared memory";

@@ -517,11 +517,34 @@ static void cmd_assert_trap(script *s, const json_value *cmd, unsigned long line
 /* module: load and instantiate; it becomes the current module, and is
    known by its "name" if it has one. A failure here is a failure, and the
    commands that use the module fail too. */
+/* A module definition (Wasm 3.0 scripts' "(module definition ...)",
+   "definition" in the JSON): it must decode and validate; it is not
+   instantiated and does not become the current module. */
+static void cmd_module_definition(script *s, const char *filename, unsigned long line)
+{
+    weft_error err;
+    weft_module *mod = NULL;
+    weft_status st = load_module(s, filename, &mod, &err);
+    if (st != WEFT_OK)
+        fail(s, line, "module definition", "%s: expected to load, got %s \"%s\"", filename,
+             status_str(st), err_msg(&err));
+    else
+        pass(s);
+    weft_module_release(mod);
+}
+
 static void cmd_module(script *s, const json_value *cmd, unsigned long line)
 {
     const char *kind = "module";
     const char *filename = json_get_string(cmd, "filename", NULL);
     const char *name = json_get_string(cmd, "name", NULL);
+    const json_value *def = json_get(cmd, "definition");
+    if (filename && def && !is_text_module(cmd, filename) &&
+        ((def->kind == JSON_BOOL && def->boolean) ||
+         (def->kind == JSON_STRING && strcmp(def->text, "true") == 0))) {
+        cmd_module_definition(s, filename, line);
+        return;
+    }
     spec_mod *m = add_mod(s, name);
     if (!m) {
         fail(s, line, kind, "runner: out of memory");
@@ -744,6 +767,14 @@ void spec_run_script(weft_engine *engine, const spec_options *opt,
     }
     if (note && opt->verbose)
         printf("%s: note: %s\n", s.base, note);
+    /* A "FILE:*" entry skips every command; say so once, with its reason. */
+    for (size_t i = 0; i < skips->count; i++) {
+        const spec_skip *k = &skips->items[i];
+        if (k->line == 0 && spec_skip_find(skips, json_path, 0) == k) {
+            printf("%s: whole script skipped: %s\n", s.base, k->reason);
+            break;
+        }
+    }
 
     for (size_t i = 0; i < commands->count; i++) {
         const json_value *cmd = commands->items[i];

@@ -150,7 +150,7 @@ typedef struct spec_skip {
 
 typedef struct spec_skiplist {
     spec_skip *items;
-    size_t count;
+    size_t count, cap; /* entries of every skip file read, in order */
 } spec_skiplist;
 
 typedef struct spec_counts {

@@ -97,8 +97,10 @@ typedef struct result {
     uint32_t nbodies;
 } result;
 
-/* The core spec binaries are Wasm 2.0: decode them with threads off. */
-static weft_engine wasm20_engine = {.config = {.disabled_features = WEFT_FEATURE_THREADS}};
+/* The core spec binaries are Wasm 2.0: decode them with threads and the
+   Wasm 3.0 features off. */
+static weft_engine wasm20_engine = {
+    .config = {.disabled_features = WEFT_FEATURE_THREADS | WEFT_FEATURES_WASM3}};
 
 static result decode_bytes(const uint8_t *bytes, size_t len) {
     result res = {0};
