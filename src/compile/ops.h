@@ -824,6 +824,21 @@ typedef enum cmp_simd_kind {
     X(BR_IF_I32_GT_S, 1, 2, 0) \
     X(BR_IF_I32_LE_S, 1, 2, 0) \
     X(BR_IF_I64_NE, 1, 2, 0) \
+    X(I64_EQZ, 2, 0, 1) \
+    X(I64_SUB, 2, 3, 1) \
+    X(I32_WRAP_I64, 2, 0, 1) \
+    X(F64_SUB_LD, 2, 3, 1) \
+    X(I64_SUB_IMM, 2, 0, 1) \
+    X(I64_AND_IMM, 2, 0, 1) \
+    X(I64_SHL_IMM, 2, 0, 1) \
+    X(BR_IF_I64_EQ, 1, 2, 0) \
+    X(BR_IF_I64_LT_U, 1, 2, 0) \
+    X(BR_IF_I64_GE_S, 1, 2, 0) \
+    X(BR_IF_I64_EQ_IMM, 1, 0, 0) \
+    X(BR_IF_I64_LT_S_IMM, 1, 0, 0) \
+    X(BR_IF_I64_GT_S_IMM, 1, 0, 0) \
+    X(BR_IF_I64_NEZ, 1, 0, 0) \
+    X(BR_UNLESS, 1, 0, 0) \
     X(RETURN, 0, 0, 0) \
     X(CALL_INTERNAL, 0, 0, 0) \
     X(CALL_INDIRECT, 0, 0, 0)

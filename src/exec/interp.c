@@ -323,7 +323,8 @@ dispatch:
     CMP_U32(I32_LE_U, <=)
     CMP_S32(I32_GE_S, >=)
     CMP_U32(I32_GE_U, >=)
-    UN(I64_EQZ, (uint64_t)(U64(2) == 0))
+#define BODY_I64_EQZ(a_, b_) fp[ip[1]] = (uint64_t)(((uint64_t)(a_)) == 0);
+    SOLO(I64_EQZ)
     CMP_U64(I64_EQ, ==)
     CMP_U64(I64_NE, !=)
     CMP_S64(I64_LT_S, <)
@@ -401,7 +402,8 @@ dispatch:
     UN(I64_POPCNT, (uint64_t)__builtin_popcountll(U64(2)))
 #define BODY_I64_ADD(a_, b_) BODY_BIN(((uint64_t)(a_)) + ((uint64_t)(b_)))
     SOLO(I64_ADD)
-    BIN_I64(I64_SUB, -)
+#define BODY_I64_SUB(a_, b_) BODY_BIN(((uint64_t)(a_)) - ((uint64_t)(b_)))
+    SOLO(I64_SUB)
     BIN_I64(I64_MUL, *)
     OP(I64_DIV_S) {
         int64_t a = I64(2), b = I64(3);
@@ -475,7 +477,8 @@ dispatch:
     BIN(F64_MAX, bits_f64(f64_max(F64(2), F64(3))))
     BIN(F64_COPYSIGN, (U64(2) & 0x7FFFFFFFFFFFFFFFull) | (U64(3) & 0x8000000000000000ull))
 
-    UN(I32_WRAP_I64, (uint32_t)U64(2))
+#define BODY_I32_WRAP_I64(a_, b_) fp[ip[1]] = (uint32_t)(a_);
+    SOLO(I32_WRAP_I64)
     /* Trapping truncations (§4.3.3 trunc): NaN is an invalid conversion,
        anything whose truncation is out of range an overflow. */
 #define TRUNC(name, get, T, lo_ok, hi_ok, conv)                                      \
@@ -533,11 +536,8 @@ dispatch:
     SOLO(BR)
 #define BODY_BR_IF(a_, b_) if (((uint32_t)(a_))) JUMP(2);
     SOLO(BR_IF)
-    OP(BR_UNLESS) {
-        if (!U32(1)) JUMP(2);
-        ip += 3;
-        NEXT();
-    }
+#define BODY_BR_UNLESS(a_, b_) if (!((uint32_t)(a_))) JUMP(2);
+    SOLO(BR_UNLESS)
 #define BODY_BR_TABLE(a_, b_)                                                        \
     {                                                                                \
         uint32_t i_ = ((uint32_t)(a_)), n_ = ip[2];                                  \
@@ -558,11 +558,14 @@ dispatch:
     SOLO(BR_IF_I32_LE_S) BR_CMP(BR_IF_I32_LE_U, U32, <=)
     BR_CMP(BR_IF_I32_GE_S, I32, >=) BR_CMP(BR_IF_I32_GE_U, U32, >=)
 #define BODY_BR_IF_I64_NE(a_, b_) BODY_BR_CMP(a_, b_, U64, !=)
-    BR_CMP(BR_IF_I64_EQ, U64, ==) SOLO(BR_IF_I64_NE)
-    BR_CMP(BR_IF_I64_LT_S, I64, <) BR_CMP(BR_IF_I64_LT_U, U64, <)
+#define BODY_BR_IF_I64_EQ(a_, b_) BODY_BR_CMP(a_, b_, U64, ==)
+    SOLO(BR_IF_I64_EQ) SOLO(BR_IF_I64_NE)
+#define BODY_BR_IF_I64_LT_U(a_, b_) BODY_BR_CMP(a_, b_, U64, <)
+    BR_CMP(BR_IF_I64_LT_S, I64, <) SOLO(BR_IF_I64_LT_U)
     BR_CMP(BR_IF_I64_GT_S, I64, >) BR_CMP(BR_IF_I64_GT_U, U64, >)
     BR_CMP(BR_IF_I64_LE_S, I64, <=) BR_CMP(BR_IF_I64_LE_U, U64, <=)
-    BR_CMP(BR_IF_I64_GE_S, I64, >=) BR_CMP(BR_IF_I64_GE_U, U64, >=)
+#define BODY_BR_IF_I64_GE_S(a_, b_) BODY_BR_CMP(a_, b_, I64, >=)
+    SOLO(BR_IF_I64_GE_S) BR_CMP(BR_IF_I64_GE_U, U64, >=)
 #define BODY_BR_IF_I32_EQZ(a_, b_) if (!((uint32_t)(a_))) JUMP(2);
     SOLO(BR_IF_I32_EQZ)
     OP(BR_IF_I64_EQZ) {
@@ -570,11 +573,8 @@ dispatch:
         ip += 3;
         NEXT();
     }
-    OP(BR_IF_I64_NEZ) {
-        if (U64(1)) JUMP(2);
-        ip += 3;
-        NEXT();
-    }
+#define BODY_BR_IF_I64_NEZ(a_, b_) if (((uint64_t)(a_))) JUMP(2);
+    SOLO(BR_IF_I64_NEZ)
     OP(RETURN) {
         if (BASE_UNLIKELY(frame == frames_base)) goto finished;
         frame--;
@@ -728,7 +728,8 @@ dispatch:
 #define ARITH_LD(name, n, load, expr) OP(name) { BODY_ARITH_LD(S(3), n, expr) ip += 5; NEXT(); }
 #define BODY_F64_ADD_LD(a_, b_) BODY_ARITH_LD(b_, 8, bits_f64(f64_of(a_) + f64_of(load64(p))))
     SOLO(F64_ADD_LD)
-    ARITH_LD(F64_SUB_LD, 8, load64, bits_f64(F64(2) - f64_of(load64(p))))
+#define BODY_F64_SUB_LD(a_, b_) BODY_ARITH_LD(b_, 8, bits_f64(f64_of(a_) - f64_of(load64(p))))
+    SOLO(F64_SUB_LD)
 #define BODY_F64_MUL_LD(a_, b_) BODY_ARITH_LD(b_, 8, bits_f64(f64_of(a_) * f64_of(load64(p))))
     SOLO(F64_MUL_LD)
     ARITH_LD(F32_ADD_LD, 4, load32, bits_f32(F32(2) + f32_of(load32(p))))
@@ -871,12 +872,15 @@ dispatch:
     SOLO(I32_SHR_U_IMM)
 #define BODY_I64_ADD_IMM(a_, b_) BODY_BIN(((uint64_t)(a_)) + IMM64)
     SOLO(I64_ADD_IMM)
-    BIN(I64_SUB_IMM, U64(2) - IMM64)
+#define BODY_I64_SUB_IMM(a_, b_) BODY_BIN(((uint64_t)(a_)) - IMM64)
+    SOLO(I64_SUB_IMM)
     BIN(I64_MUL_IMM, U64(2) * IMM64)
-    BIN(I64_AND_IMM, U64(2) & IMM64)
+#define BODY_I64_AND_IMM(a_, b_) BODY_BIN(((uint64_t)(a_)) & IMM64)
+    SOLO(I64_AND_IMM)
     BIN(I64_OR_IMM, U64(2) | IMM64)
     BIN(I64_XOR_IMM, U64(2) ^ IMM64)
-    BIN(I64_SHL_IMM, U64(2) << (IMM64 & 63))
+#define BODY_I64_SHL_IMM(a_, b_) BODY_BIN(((uint64_t)(a_)) << (IMM64 & 63))
+    SOLO(I64_SHL_IMM)
     BIN(I64_SHR_S_IMM, (uint64_t)(I64(2) >> (IMM64 & 63)))
     BIN(I64_SHR_U_IMM, U64(2) >> (IMM64 & 63))
     /* (x << k) | (x >> (32 - k)), counts mod 32: one rotate instruction,
@@ -921,11 +925,14 @@ dispatch:
     BR_CMP_IMM(BR_IF_I32_LE_U_IMM, U32, <=, ip[2])
     BR_CMP_IMM(BR_IF_I32_GE_S_IMM, I32, >=, (int32_t)ip[2])
     BR_CMP_IMM(BR_IF_I32_GE_U_IMM, U32, >=, ip[2])
-    BR_CMP_IMM(BR_IF_I64_EQ_IMM, U64, ==, (uint64_t)(int64_t)(int32_t)ip[2])
+#define BODY_BR_IF_I64_EQ_IMM(a_, b_) BODY_BR_CMP_IMM(a_, U64, ==, (uint64_t)(int64_t)(int32_t)ip[2])
+    SOLO(BR_IF_I64_EQ_IMM)
     BR_CMP_IMM(BR_IF_I64_NE_IMM, U64, !=, (uint64_t)(int64_t)(int32_t)ip[2])
-    BR_CMP_IMM(BR_IF_I64_LT_S_IMM, I64, <, (int64_t)(int32_t)ip[2])
+#define BODY_BR_IF_I64_LT_S_IMM(a_, b_) BODY_BR_CMP_IMM(a_, I64, <, (int64_t)(int32_t)ip[2])
+    SOLO(BR_IF_I64_LT_S_IMM)
     BR_CMP_IMM(BR_IF_I64_LT_U_IMM, U64, <, (uint64_t)(int64_t)(int32_t)ip[2])
-    BR_CMP_IMM(BR_IF_I64_GT_S_IMM, I64, >, (int64_t)(int32_t)ip[2])
+#define BODY_BR_IF_I64_GT_S_IMM(a_, b_) BODY_BR_CMP_IMM(a_, I64, >, (int64_t)(int32_t)ip[2])
+    SOLO(BR_IF_I64_GT_S_IMM)
     BR_CMP_IMM(BR_IF_I64_GT_U_IMM, U64, >, (uint64_t)(int64_t)(int32_t)ip[2])
     BR_CMP_IMM(BR_IF_I64_LE_S_IMM, I64, <=, (int64_t)(int32_t)ip[2])
     BR_CMP_IMM(BR_IF_I64_LE_U_IMM, U64, <=, (uint64_t)(int64_t)(int32_t)ip[2])
