@@ -36,7 +36,7 @@ make -s BUILD="$PROF_BUILD" EXTRA_CFLAGS="$flags" "$PROF_BUILD/weft"
 rm -rf "$OUT"
 mkdir -p "$OUT"
 small=--small
-[ "${SMALL:-1}" = 0 ] && small=
+[ "${SMALL:-0}" = 0 ] && small=
 python3 tools/pairs/pairs.py profile --weft "$PROF_BUILD/weft" --out "$OUT" $small
 keep=
 if [ $round2 = 1 ]; then

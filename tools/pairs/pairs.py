@@ -185,8 +185,20 @@ def cmd_select(a):
         f, s = k
         return f in pairable and s in pairable and f not in NO_FALL_THROUGH
 
+    def describe(k):
+        """Weight and programs of pair k: "0.123 %: vm 4.10, ...", shares in %."""
+        if k not in shares:
+            return "not seen in this profile"
+        top = sorted(shares[k].items(), key=lambda x: -x[1])
+        src = ", ".join("%s %.2f" % (p, s * 100) for p, s in top if s >= 0.0005) or \
+            "%s %.3f" % (top[0][0], top[0][1] * 100)
+        return "%.3f %%: %s" % (weight[k] * 100, src)
+
     kept = read_rows(a.keep) if a.keep else []
-    chosen = [(f, s, how, comment) for f, s, how, comment in kept]
+    # A kept row keeps its comment; one without gets its weight in this
+    # profile (meaningful when the profile was made without those pairs).
+    chosen = [(f, s, how, comment or "/* kept (%s); %s */" % (os.path.basename(a.keep), describe((f, s))))
+              for f, s, how, comment in kept]
     have = {(f, s) for f, s, _, _ in chosen}
     seconds = COMPILE_BASE_S + COMPILE_PER_HANDLER_S * sum(handlers(r[2]) for r in chosen)
     ranked = sorted(weight, key=lambda k: -weight[k])
@@ -215,10 +227,7 @@ def cmd_select(a):
             left_out.append((k, stop))
             continue
         seconds += COMPILE_PER_HANDLER_S * handlers(how)
-        top = sorted(shares[k].items(), key=lambda x: -x[1])
-        src = ", ".join("%s %.2f" % (p, s * 100) for p, s in top if s >= 0.0005) or \
-            "%s %.3f" % (top[0][0], top[0][1] * 100)
-        chosen.append((k[0], k[1], how, "/* %.3f %%: %s */" % (weight[k] * 100, src)))
+        chosen.append((k[0], k[1], how, "/* %s */" % describe(k)))
         have.add(k)
 
     write_list(a, chosen, names, seconds)
