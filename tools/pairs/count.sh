@@ -17,8 +17,9 @@
 #   select options: --max-pairs N (200), --max-compile-seconds S (90),
 #              --cap C (0.02), --min-weight W (0.0005); see pairs.py --help
 # Environment: PROF_BUILD (default build-prof or build-prof2), OUT
-# (default build-prof*/profile), WEFT_CORPUS, SMALL=0 to profile bench/'s
-# full-size builds instead of tests/pairs/wasm/'s small ones.
+# (default build-prof*/profile), WEFT_CORPUS, SMALL=1 to profile the small
+# builds of bench/'s programs (tests/pairs/wasm/) instead of the full-size
+# ones: minutes instead of half an hour, but their code differs a little.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
