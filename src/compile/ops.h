@@ -742,12 +742,12 @@ typedef enum cmp_simd_kind {
    for a second whose first or second input is the first's result: see
    CMP_PAIR_INPUTS); TAIL runs the first's and jumps straight to the
    second's handler (calls and returns, whose bodies leave the loop's
-   straight line). The rows are data: CMP_PAIR_OPS(X) is in pair_list.h,
+   straight line). The rows are data: CMP_PAIR_OPS(X) is in pairs_list.h,
    written by tools/pairs/pairs.py from the profiles of the pair corpus
    (bench/corpus/list) within a budget of pairs and compile time (issue 22;
    bench/README.md, "Choosing the pairs"). Only operations listed in
    CMP_PAIR_INPUTS below can be paired. */
-#include "pair_list.h"
+#include "pairs_list.h"
 
 /* The operations pairs are made of, with the words naming their inputs
    (0: none) and whether word 1 is the slot they write: X(NAME, in1, in2,

@@ -38,10 +38,10 @@ for name in coremark fib matmul sha256 nbody sieve hashtable vm calls; do
 done
 
 # Every pair of the table, as the disassembler names it (FIRST+SECOND).
-sed -n '/^#define CMP_PAIR_OPS/,/^$/p' "$ROOT/src/compile/pair_list.h" |
+sed -n '/^#define CMP_PAIR_OPS/,/^$/p' "$ROOT/src/compile/pairs_list.h" |
     sed -nE 's/^ *X\(([A-Z0-9_]+), ([A-Z0-9_]+), [A-Z]+\).*/\1+\2/p' >"$TMP/pairs"
 npairs=$(wc -l <"$TMP/pairs")
-[ "$npairs" -gt 0 ] || bad "no pairs read from pair_list.h"
+[ "$npairs" -gt 0 ] || bad "no pairs read from pairs_list.h"
 # (A dependent form, A+B:1 or A+B:2, counts as its pair.)
 awk '{print $3}' "$TMP/all.dis" | grep -F + | sed 's/:[12]$//' | sort -u >"$TMP/seen"
 # Pairs chosen for the corpus's other programs (bench/corpus/list) may occur

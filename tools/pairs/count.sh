@@ -4,12 +4,12 @@
 #
 #   1. builds weft with the profiling hook (-DWEFT_PROFILE_PAIRS=1,
 #      src/exec/profile.c) into $PROF_BUILD, without pairs for a first
-#      round, with the current src/compile/pair_list.h for a later one;
+#      round, with the current src/compile/pairs_list.h for a later one;
 #   2. runs every program of bench/corpus/list under it (pairs.py profile;
 #      bench/corpus/setup.sh must have installed the corpus) and keeps the
 #      counts in $OUT/NAME.txt;
 #   3. chooses the pairs (pairs.py select) and writes
-#      src/compile/pair_list.h, and the report to $OUT/report.txt.
+#      src/compile/pairs_list.h, and the report to $OUT/report.txt.
 #
 # Usage: tools/pairs/count.sh [--round2] [select options...]
 #   --round2   profile with the current pairs in place and keep them
@@ -41,7 +41,7 @@ small=--small
 python3 tools/pairs/pairs.py profile --weft "$PROF_BUILD/weft" --out "$OUT" $small
 keep=
 if [ $round2 = 1 ]; then
-    cp src/compile/pair_list.h "$OUT/kept_pair_list.h"
+    cp src/compile/pairs_list.h "$OUT/kept_pair_list.h"
     keep="--keep $OUT/kept_pair_list.h"
 fi
 python3 tools/pairs/pairs.py select "$OUT" $keep --report "$OUT/report.txt" "$@"

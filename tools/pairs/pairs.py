@@ -13,7 +13,7 @@
   pairs.py select DIR [--keep FILE] [--max-pairs N] [--max-compile-seconds S]
                   [--cap C] [--min-weight W] [--out FILE] [--report FILE]
       Chooses pairs from the profiles in DIR (one NAME.txt per program) and
-      writes the generated list FILE (default src/compile/pair_list.h): a
+      writes the generated list FILE (default src/compile/pairs_list.h): a
       CMP_PAIR_OPS(X) of rows X(FIRST, SECOND, SEQ|TAIL), each with its
       weight and the programs it came from.
 
@@ -58,7 +58,7 @@ TOOLS_DIR = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(TOOLS_DIR))
 LIST = os.path.join(REPO, "bench", "corpus", "list")
 OPS_H = os.path.join(REPO, "src", "compile", "ops.h")
-PAIR_LIST = os.path.join(REPO, "src", "compile", "pair_list.h")
+PAIR_LIST = os.path.join(REPO, "src", "compile", "pairs_list.h")
 
 # Operations after which execution never falls through to the next one.
 NO_FALL_THROUGH = {"BR", "BR_TABLE", "RETURN", "CALL_INTERNAL", "CALL_INDIRECT"}
