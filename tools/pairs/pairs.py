@@ -32,7 +32,8 @@ with those pairs in place, so what it shows is what is left to pair).
 
 Only operations that have a pairable handler can be paired: those in
 CMP_PAIR_INPUTS (src/compile/ops.h, read from there), whose handlers are
-written as BODY_<name> in src/exec/interp.c. A pair whose second is a call
+written as BODY_<name> in src/exec/interp.c; with the one operations table
+(CMP_OPS), every non-SIMD row. A pair whose second is a call
 or return is TAIL (the first's body, then a jump to the second's
 handler); every other pair is SEQ (both bodies, with two dependent
 forms). A first that never falls through (br, br_table, return, calls)
@@ -91,12 +92,18 @@ def read_list(path=LIST):
 
 
 def pairable_ops(ops_h=OPS_H):
-    """Operation names listed in CMP_PAIR_INPUTS."""
+    """Operation names that can be paired: those listed in CMP_PAIR_INPUTS;
+    with the one operations table (CMP_OPS, where every operation is a
+    body with its inputs in its shape), every row but the SIMD ones."""
     text = open(ops_h).read()
     m = re.search(r"#define CMP_PAIR_INPUTS\(X\)(.*?)\n\n", text, re.S)
+    if m:
+        return set(re.findall(r"X\((\w+), \d+, \d+, \d+\)", m.group(1)))
+    m = re.search(r"#define CMP_OPS\(X\)(.*?)\n\n", text, re.S)
     if not m:
-        sys.exit("%s: no CMP_PAIR_INPUTS" % ops_h)
-    return set(re.findall(r"X\((\w+), \d+, \d+, \d+\)", m.group(1)))
+        sys.exit("%s: neither CMP_PAIR_INPUTS nor CMP_OPS" % ops_h)
+    rows = re.findall(r"X\((\w+),\s*[-\w]+,\s*(\w+),", m.group(1))
+    return {name for name, cls in rows if cls != "SIMD"}
 
 
 def cmd_profile(a):
