@@ -164,6 +164,12 @@ void exec_fuel_return(weft_exec *e);
    suspended (the interpreter loop, interp.c). */
 weft_status exec_run(weft_exec *e, weft_error *err);
 
+/* The profiling build's count (-DWEFT_PROFILE_PAIRS=1, profile.c): called
+   by every dispatch of the interpreter with the operation dispatched
+   before (`prev`, NULL at the loop's start) and the one now (`ip`);
+   returns `ip`, the next call's `prev`. */
+const uint32_t *exec_profile_dispatch(const uint32_t *prev, const uint32_t *ip);
+
 /* Calls a host function with arguments in `slots` and leaves its results
    there. On failure fills err (trap or exit), without a backtrace. */
 weft_status exec_call_host(weft_exec *e, weft_func *f, weft_instance *caller, uint64_t *slots,

@@ -42,6 +42,9 @@
 #ifndef WEFT_PAIR_DEP
 #define WEFT_PAIR_DEP 1
 #endif
+#ifndef WEFT_PROFILE_PAIRS
+#define WEFT_PROFILE_PAIRS 0
+#endif
 
 /* ------------------------------------------------------------------------
  * Value helpers: slots hold bits; floats are reinterpreted, never converted.
@@ -161,13 +164,24 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
 #undef CMP_PAIR_FORM
     };
 #define OP(name) L_##name:
-#define NEXT() goto *labels[*ip]
+#define NEXT_DISPATCH() goto *labels[*ip]
 #else
 #define OP(name) case CMP_##name:
-#define NEXT() goto dispatch
+#define NEXT_DISPATCH() goto dispatch
+#endif
+/* The profiling build (-DWEFT_PROFILE_PAIRS=1, exec/profile.c) counts
+   each dispatch that falls through from the previous one by its pair of
+   operations: how the pairs in pairs_list.h are chosen (tools/pairs/). */
+#if WEFT_PROFILE_PAIRS
+#define NEXT() do { prof_prev = exec_profile_dispatch(prof_prev, ip); NEXT_DISPATCH(); } while (0)
+#else
+#define NEXT() NEXT_DISPATCH()
 #endif
 
     const uint32_t *ip = e->ip;
+#if WEFT_PROFILE_PAIRS
+    const uint32_t *prof_prev = NULL;
+#endif
     uint64_t *fp = e->fp;
     const cmp_func *fn = e->fn;
     weft_instance *inst = e->inst;
