@@ -886,6 +886,18 @@ WEFT_API void weft_process_stop(weft_process *process);
    deadlock report, plus a note on why a thread-spawn failed if one did.
    Borrowed; valid until weft_process_free. Empty before the run ends. */
 WEFT_API const char *weft_process_report(const weft_process *process);
+/* Writes what every live thread of the process is doing, one line each,
+   into buf (always NUL-terminated when size > 0) and returns the length
+   the whole text needs, like snprintf and weft_sched_dump: "thread 2 of
+   process 1 is waiting on address 0x1040 (futex) after 5.01 s". On a
+   scheduler these are its lines for the process's agents; on OS threads
+   (no scheduler) the process's own record, oldest thread first: "thread
+   2 is waiting on address 0x1040 (futex) after 5.01 s" (an untimed
+   wait), "thread 3 is reading host fd 0 after 1.00 s" (a blocking WASI
+   call), "... is in a host call", "thread 1 is running". Any thread, any time while the process exists (weft run
+   --sched os prints it on SIGQUIT). NULL process: writes "" and
+   returns 0. */
+WEFT_API size_t weft_process_dump(weft_process *process, char *buf, size_t size);
 /* After a deadlock: the threads that wait, by tid; index < count.
    Borrowed; valid until weft_process_free. */
 WEFT_API uint32_t weft_process_waiter_count(const weft_process *process);

@@ -1046,12 +1046,16 @@ uint64_t weft_sched_executed(weft_sched *s) {
 }
 
 size_t weft_sched_dump(weft_sched *s, char *buf, size_t size) {
+    return s ? sched_dump_group(s, NULL, buf, size) : (size ? (buf[0] = '\0', 0) : 0);
+}
+
+size_t sched_dump_group(weft_sched *s, const sched_group *g, char *buf, size_t size) {
     if (size) buf[0] = '\0';
-    if (!s) return 0;
     size_t need = 0;
     pthread_mutex_lock(&s->lock);
     int64_t now = sched_now();
     for (sched_agent *a = s->live; a; a = a->live_next) {
+        if (g && a->group != g) continue;
         size_t left = need < size ? size - need : 0;
         need += sched_describe_locked(a, now, left ? buf + need : NULL, left);
     }

@@ -105,6 +105,10 @@ int sched_agent_wait_io(sched_agent *a, const struct pollfd *fds, size_t nfds, i
    thread; takes the scheduler's lock (a leaf). */
 void sched_agent_wake(sched_agent *a);
 
+/* weft_sched_dump's lines for the agents of `g` only (NULL: every
+   agent). */
+size_t sched_dump_group(weft_sched *s, const sched_group *g, char *buf, size_t size);
+
 /* Whether `a`'s scheduler is cooperative (weft_sched_config.cooperative). */
 bool sched_agent_cooperative(const sched_agent *a);
 
