@@ -5,6 +5,7 @@
    closed and joined. Guests: tests/workers/src/guest.wat.
 
    usage: bench-workers [N]   (N workers for the big rounds; default 100000) */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,7 +268,70 @@ static void terminate_latency(const char *entry, const char *state) {
            state, lat[ROUNDS / 2] * 1e6, lat[ROUNDS - 1] * 1e6, ROUNDS);
 }
 
+/* Stops among busy workers (issue 26): `nbusy` workers send in a loop
+   for ever, each drained by its wake hook on the runners; one at a time
+   is terminated and a new one takes its place, and terminate -> join
+   returning is timed; then every worker is freed at once (terminate and
+   wait, one after the other), and that is timed in total. */
+static void drain_hook(weft_worker *w, void *user) {
+    (void)user;
+    uint8_t *data;
+    size_t len;
+    while (weft_worker_recv(w, 0, &data, &len, NULL) == WEFT_OK) free(data);
+}
+
+static weft_worker *spawn_sender(void) {
+    weft_worker_config c;
+    weft_worker_config_init(&c);
+    c.entry = "sender";
+    c.wake = drain_hook;
+    weft_worker *w;
+    weft_error err;
+    CHECK(weft_worker_spawn(sched, mod, &c, &w, &err) == WEFT_OK, "spawn: %s", err.message);
+    return w;
+}
+
+static void stops_among_busy(int nbusy, int rounds) {
+    weft_worker **w = calloc((size_t)nbusy, sizeof *w);
+    double *lat = calloc((size_t)rounds, sizeof *lat);
+    CHECK(w && lat, "malloc");
+    for (int i = 0; i < nbusy; i++) w[i] = spawn_sender();
+    struct timespec warm = {0, 50000000};
+    nanosleep(&warm, NULL); /* every worker busy */
+    for (int r = 0; r < rounds; r++) {
+        int i = r % nbusy;
+        weft_worker_end end;
+        double t0 = now_s();
+        weft_worker_terminate(w[i]);
+        weft_worker_join(w[i], -1, &end);
+        lat[r] = now_s() - t0;
+        CHECK(end.state == WEFT_WORKER_STOPPED, "end %d", end.state);
+        weft_worker_free(w[i]);
+        w[i] = spawn_sender();
+        struct timespec gap = {0, 1000000}; /* the new one gets going */
+        nanosleep(&gap, NULL);
+    }
+    qsort(lat, (size_t)rounds, sizeof *lat, cmp_double);
+    printf("stop among %d busy workers (senders drained by their hooks), terminate to join returning: "
+           "p50 %.1f us, p99 %.1f us, max %.1f us (%d stops; goal p99 <= 1 ms)\n",
+           nbusy, lat[rounds / 2] * 1e6, lat[rounds * 99 / 100] * 1e6, lat[rounds - 1] * 1e6, rounds);
+    double t0 = now_s(), worst = 0;
+    for (int i = 0; i < nbusy; i++) {
+        double t1 = now_s();
+        weft_worker_free(w[i]);
+        double one = now_s() - t1;
+        if (one > worst) worst = one;
+    }
+    printf("weft_worker_free of all %d busy workers: %.2f ms in total, %.2f ms the longest (goal <= 100 ms)\n",
+           nbusy, (now_s() - t0) * 1e3, worst * 1e3);
+    free(lat);
+    free(w);
+}
+
 int main(int argc, char **argv) {
+    /* bench-workers --stops: only the stops among busy workers. */
+    bool only_stops = argc > 1 && strcmp(argv[1], "--stops") == 0;
+    if (only_stops) argc--, argv++;
     int n = argc > 1 ? atoi(argv[1]) : 100000;
     const char *guest = argc > 2 ? argv[2] : "tests/workers/wasm/guest.wasm";
     engine = weft_engine_new(NULL);
@@ -276,6 +340,13 @@ int main(int argc, char **argv) {
     CHECK(weft_module_load_file(engine, guest, &mod, &err) == WEFT_OK, "%s: %s", guest, err.message);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     printf("weft %s, %ld cores, scheduler with %ld runners\n", weft_version(), cores, cores);
+    if (only_stops) {
+        stops_among_busy(64, 300);
+        weft_module_release(mod);
+        weft_sched_free(sched);
+        weft_engine_free(engine);
+        return 0;
+    }
     spawn_alone(n < 20000 ? n : 20000);
     round_trip();
     throughput(64, 500000);
@@ -283,6 +354,7 @@ int main(int argc, char **argv) {
     outbox_throughput();
     terminate_latency("echo", "receiving on its inbox");
     terminate_latency("spin", "running");
+    stops_among_busy(64, 300);
     many(n);
     weft_module_release(mod);
     weft_sched_free(sched);

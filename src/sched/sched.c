@@ -24,6 +24,12 @@
  * still queued, and the execution settles the wait itself when it runs
  * (rt_futex_settle: a notify that won the race still counts, result 0).
  *
+ * Stops jump the queue. An agent asked to stop (WEFT_ATTN_STOP) that is
+ * made ready, or is ready already, goes to the stop queue (stop_head),
+ * taken before every level; when no runner is idle, the one whose step
+ * began first is asked to yield (sched_runner_yield_for_stop_locked). Not
+ * in deterministic mode, whose order is the seed's.
+ *
  * Timers. A min-heap of parked agents by deadline; each agent has at most
  * one entry (its current wait), removed when it is woken.
  *
@@ -115,6 +121,11 @@ struct weft_sched {
     pthread_cond_t tick;     /* the monitor waits */
     bool stopping;
     sched_group *ring[SCHED_LEVELS]; /* ready groups, per level, circular: ring[l] is the tail */
+    /* Agents asked to stop (WEFT_ATTN_STOP) that are ready: taken before
+       every level, so a stop costs one short step, not a wait for the
+       turns of every agent ahead (not in deterministic mode, whose order
+       stays the seed's). */
+    sched_agent *stop_head, *stop_tail;
     uint32_t active;         /* runners not replaced */
     uint32_t busy;           /* runners in a step */
     bool monitor_napping;    /* not ticking: woken by the first agent made ready */
@@ -262,6 +273,52 @@ static void sched_enqueue_locked(weft_sched *s, sched_agent *a) {
     }
 }
 
+static bool sched_stopping(const weft_sched *s, const sched_agent *a) {
+    return !s->det && (atomic_load_explicit(&a->exec->attention, memory_order_relaxed) & WEFT_ATTN_STOP);
+}
+
+/* Puts `a` (READY, in no queue) at the back of the stop queue, and makes
+   room for it at once: when no runner is idle, the one whose step began
+   first (and that is no stop itself) is asked to yield at its next safe
+   point. */
+static void sched_runner_yield_for_stop_locked(weft_sched *s);
+
+static void sched_enqueue_urgent_locked(weft_sched *s, sched_agent *a) {
+    a->next = NULL;
+    a->urgent = true;
+    if (s->stop_tail) s->stop_tail->next = a;
+    else s->stop_head = a;
+    s->stop_tail = a;
+    if (!s->coop) sched_runner_yield_for_stop_locked(s);
+}
+
+/* Takes a READY agent out of its group's FIFO (and the group out of its
+   ring when that empties it). */
+static void sched_unqueue_locked(weft_sched *s, sched_agent *a) {
+    sched_group *g = a->group;
+    sched_agent *before = NULL, *x = g->head;
+    while (x && x != a) {
+        before = x;
+        x = x->next;
+    }
+    if (!x) return;
+    if (before) before->next = a->next;
+    else g->head = a->next;
+    if (g->tail == a) g->tail = before;
+    a->next = NULL;
+    if (g->head) return;
+    g->queued = false;
+    int l = sched_level(g->priority);
+    sched_group *tail = s->ring[l], *prev = tail;
+    while (prev->next != g) prev = prev->next;
+    if (prev == g) {
+        s->ring[l] = NULL; /* the only group */
+    } else {
+        prev->next = g->next;
+        if (tail == g) s->ring[l] = prev;
+    }
+}
+
 static void sched_ready_locked(weft_sched *s, sched_agent *a, uint8_t reason) {
     sched_timer_remove(s, a);
     if (a->io_wait) sched_io_disarm_locked(s, a);
@@ -276,7 +333,8 @@ static void sched_ready_locked(weft_sched *s, sched_agent *a, uint8_t reason) {
         atomic_fetch_or_explicit(&s->det_running->exec->attention, WEFT_ATTN_SUSPEND, memory_order_relaxed);
     a->state = SCHED_READY;
     a->since = sched_now();
-    sched_enqueue_locked(s, a);
+    if (sched_stopping(s, a)) sched_enqueue_urgent_locked(s, a);
+    else sched_enqueue_locked(s, a);
     if (s->monitor_napping && s->busy) {
         s->monitor_napping = false;
         pthread_cond_signal(&s->tick); /* someone may now wait for a runner */
@@ -290,6 +348,14 @@ static void sched_ready_locked(weft_sched *s, sched_agent *a, uint8_t reason) {
 /* The next agent: highest level first; within it the group at the head
    of the ring, which then goes to the back if it has more. */
 static sched_agent *sched_take_locked(weft_sched *s) {
+    if (s->stop_head) {
+        sched_agent *a = s->stop_head;
+        s->stop_head = a->next;
+        if (!s->stop_head) s->stop_tail = NULL;
+        a->next = NULL;
+        a->urgent = false;
+        return a;
+    }
     for (int l = 0; l < SCHED_LEVELS; l++) {
         sched_group *tail = s->ring[l];
         if (!tail) continue;
@@ -311,6 +377,7 @@ static sched_agent *sched_take_locked(weft_sched *s) {
 }
 
 static bool sched_any_ready_locked(const weft_sched *s) {
+    if (s->stop_head) return true;
     for (int l = 0; l < SCHED_LEVELS; l++)
         if (s->ring[l]) return true;
     return false;
@@ -490,8 +557,19 @@ static void sched_poke(exec_parker *pk, weft_exec *e) {
     sched_agent *a = (sched_agent *)pk;
     weft_sched *s = a->group->sched;
     pthread_mutex_lock(&s->lock);
-    if (a->state == SCHED_PARKED) sched_ready_locked(s, a, EXEC_WAKE_POKE);
-    else if (a->state == SCHED_RUNNING) a->poked = true;
+    if (a->state == SCHED_PARKED) {
+        sched_ready_locked(s, a, EXEC_WAKE_POKE);
+    } else if (a->state == SCHED_RUNNING) {
+        a->poked = true;
+    } else if (a->state == SCHED_READY && !a->urgent && sched_stopping(s, a)) {
+        /* Queued behind others: a stop jumps the queue. */
+        sched_unqueue_locked(s, a);
+        sched_enqueue_urgent_locked(s, a);
+        if (atomic_load_explicit(&s->spinning, memory_order_relaxed))
+            atomic_store_explicit(&s->spinning, false, memory_order_release);
+        else
+            pthread_cond_signal(&s->work);
+    }
     sched_unlock_edge(s);
 }
 
@@ -615,6 +693,21 @@ static bool sched_runner_start_locked(weft_sched *s) {
     s->runners = r;
     s->active++;
     return true;
+}
+
+static void sched_runner_yield_for_stop_locked(weft_sched *s) {
+    sched_runner *oldest = NULL;
+    for (sched_runner *r = s->runners; r; r = r->next) {
+        if (r->gone) continue;
+        sched_agent *a = r->current;
+        if (!a) return; /* an idle runner takes the stop */
+        /* (One in a host call yields when the call returns.) */
+        if (r->asked || a->urgent || sched_stopping(s, a)) continue;
+        if (!oldest || r->step_start < oldest->step_start) oldest = r;
+    }
+    if (!oldest) return;
+    atomic_fetch_or_explicit(&oldest->current->exec->attention, WEFT_ATTN_SUSPEND, memory_order_release);
+    oldest->asked = true;
 }
 
 /* After a step of `a` that returned `st`, under s->lock. */
@@ -1094,6 +1187,7 @@ bool sched_agent_cooperative(const sched_agent *a) { return a->group->sched->coo
 /* Ready agents, counted (the exact `runnable` of a summary). */
 static uint32_t sched_ready_count_locked(const weft_sched *s) {
     uint32_t n = 0;
+    for (sched_agent *a = s->stop_head; a; a = a->next) n++;
     for (int l = 0; l < SCHED_LEVELS; l++) {
         sched_group *tail = s->ring[l];
         if (!tail) continue;
@@ -1201,7 +1295,7 @@ weft_status weft_sched_run_until_idle(weft_sched *s, weft_sched_summary *summary
        during the call (a thread spawning threads) wait for the next. */
     uint32_t budget = s->nlive;
     for (sched_agent *a; budget && (a = sched_take_locked(s));) {
-        if (a->coop_call == s->coop_calls) {
+        if (a->coop_call == s->coop_calls && !sched_stopping(s, a)) { /* a stop is not held back */
             a->next = NULL;
             if (aside_tail) aside_tail->next = a;
             else aside = a;

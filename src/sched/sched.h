@@ -49,7 +49,8 @@ struct sched_agent {
     struct weft_async *async; /* its parked async host call (async.c), or
                                  NULL; touched only by its own steps and
                                  after its end */
-    sched_agent *next;       /* in its group's ready FIFO */
+    bool urgent;             /* READY in the stop queue (not its group's) */
+    sched_agent *next;       /* in its group's ready FIFO, or the stop queue */
     sched_agent *live_prev, *live_next; /* every agent not ended */
 };
 
