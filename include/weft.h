@@ -606,9 +606,10 @@ typedef struct weft_sched_config {
     /* Cooperative mode (docs/coop.md): no thread of the scheduler's own —
        no runner, monitor or poller. Nothing runs until the host calls
        weft_sched_run_until_idle from its event loop, on its thread. A
-       slice is counted in executed safe points (slice_ns / 4 of them, the
-       interpreter's cost of one), so it needs no timer thread. `runners`
-       and `max_runners` must be 0; not with `deterministic`. */
+       call is bounded in time (call_budget_ns, below) or, with
+       slice_points, in executed safe points; neither needs a timer
+       thread. `runners` and `max_runners` must be 0; not with
+       `deterministic`. */
     bool cooperative;
     /* The host wake hook of a cooperative scheduler: called when an agent
        becomes runnable while the scheduler is idle (the last
@@ -625,6 +626,21 @@ typedef struct weft_sched_config {
        made runnable inside weft_sched_run_until_idle). NULL = none. */
     void (*wake)(weft_sched *sched, void *user);
     void *wake_user;
+    /* Cooperative mode: the wall-clock budget of one
+       weft_sched_run_until_idle, in ns; 0 = 1 ms. The call gives no slice
+       once it is spent, and a slice ends at the budget's end or slice_ns,
+       whichever comes first: the running agent reads the clock every few
+       thousand executed safe points (at most 4096, fewer when its safe
+       points are slow), so a call returns within the budget plus one such
+       interval (docs/coop.md has the figures), whatever the guests do but
+       a host call that blocks. */
+    uint64_t call_budget_ns;
+    /* Cooperative mode: when non-zero, a slice is exactly this many
+       executed safe points (at least 2) and nothing reads the clock: a
+       count that does not depend on the machine's speed or load (tests, a
+       replay), with no time bound on a call but the wall of one slice per
+       agent. 0 = slices and calls bounded in time as above. */
+    uint64_t slice_points;
 } weft_sched_config;
 
 /* Makes a scheduler and starts its runners. `config` is copied (NULL =

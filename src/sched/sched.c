@@ -96,9 +96,14 @@
 #define SCHED_DET_NS_PER_POINT 4
 #define SCHED_DET_START_NS 1000000000ll
 #define SCHED_DET_EPOCH_NS 1700000000000000000ll
-/* Cooperative mode: a slice of slice_ns is this many ns per executed safe
-   point (the deterministic mode's figure). */
-#define SCHED_COOP_NS_PER_POINT 4
+/* Cooperative mode: a call's default budget, and how many executed safe
+   points a timed slice runs between two reads of the clock: the first
+   run of a slice SCHED_COOP_FIRST, then as many as a quarter of the time
+   left takes at the rate measured, within [SCHED_COOP_MIN, SCHED_COOP_MAX]. */
+#define SCHED_COOP_BUDGET_NS 1000000
+#define SCHED_COOP_FIRST 256u
+#define SCHED_COOP_MIN 16u
+#define SCHED_COOP_MAX 4096u
 
 typedef struct sched_runner {
     weft_sched *s;
@@ -169,7 +174,10 @@ struct weft_sched {
     bool coop_running;       /* a weft_sched_run_until_idle is under way */
     bool coop_idle, coop_edge;
     uint64_t coop_calls;     /* calls made: names the current one */
-    uint64_t coop_points;    /* a slice, in executed safe points */
+    uint64_t coop_points;    /* slice_points: a slice, in executed safe points */
+    bool coop_timed;         /* no slice_points: slices and calls in time */
+    int64_t coop_budget;     /* a call's budget (ns) */
+    int64_t coop_call_end;   /* the running call's deadline (0: not read yet) */
     uint32_t io_armed;
     void (*wake)(weft_sched *s, void *user);
     void *wake_user;
@@ -1018,8 +1026,9 @@ weft_status weft_sched_new(weft_engine *engine, const weft_sched_config *config,
         /* At least 2: the safe point that ends a slice returns before it
            looks at the requests (interp.c), so a slice of 1 would never
            see a stop. */
-        s->coop_points = (uint64_t)s->slice / SCHED_COOP_NS_PER_POINT;
-        if (s->coop_points < 2) s->coop_points = 2;
+        s->coop_points = cfg.slice_points < 2 ? 2 : cfg.slice_points;
+        s->coop_timed = cfg.slice_points == 0;
+        s->coop_budget = cfg.call_budget_ns ? (int64_t)cfg.call_budget_ns : SCHED_COOP_BUDGET_NS;
         s->wake = cfg.wake;
         s->wake_user = cfg.wake_user;
     }
@@ -1164,7 +1173,10 @@ size_t sched_dump_group(weft_sched *s, const sched_group *g, char *buf, size_t s
  * runner, called by the host from its loop. It takes due timers and ready
  * fds first (the epoll set is the host's to watch: weft_sched_fd), then
  * gives every ready agent one slice, counted in executed safe points
- * (EXEC_ATTN_SLICE, as in deterministic mode: no monitor to cut it). The
+ * (EXEC_ATTN_SLICE, as in deterministic mode: no monitor to cut it), with
+ * the clock read between runs of at most SCHED_COOP_MAX of them so that a
+ * slice and the call end in time (call_budget_ns), unless slice_points
+ * asks for a count alone. The
  * fairness wall: an agent that already had its slice in this call and is
  * ready again (preempted, or woken by another agent's message) is set
  * aside and queued again, in order, when the call returns, so one call
@@ -1232,7 +1244,7 @@ static void sched_coop_step_locked(weft_sched *s, sched_agent *a, weft_sched_sum
     weft_exec *e = a->exec;
     a->state = SCHED_RUNNING;
     a->coop_call = s->coop_calls;
-    e->slice_left = s->coop_points;
+    e->slice_left = s->coop_timed ? SCHED_COOP_FIRST : s->coop_points;
     atomic_fetch_or_explicit(&e->attention, EXEC_ATTN_SLICE, memory_order_relaxed);
     s->busy++;
     weft_sched_event ev = {.group = a->group->id};
@@ -1242,6 +1254,24 @@ static void sched_coop_step_locked(weft_sched *s, sched_agent *a, weft_sched_sum
     weft_error err;
     sched_running = a;
     weft_status st = weft_exec_run(e, &err);
+    if (s->coop_timed) {
+        /* Runs of at most a few thousand safe points, with a clock read
+           between them, until the slice's time or the call's is up. */
+        int64_t t0 = sched_now(), end = t0 + s->slice;
+        if (end > s->coop_call_end) end = s->coop_call_end;
+        uint64_t chunk = SCHED_COOP_FIRST;
+        while (st == WEFT_SUSPENDED && e->state == EXEC_SUSPENDED && e->slice_left == 0) {
+            int64_t t = sched_now();
+            if (t >= end) break;
+            int64_t per = (t - t0) / (int64_t)chunk; /* ns per safe point, so far */
+            int64_t fit = (end - t) / 4 / (per > 0 ? per : 1);
+            chunk = fit > SCHED_COOP_MAX ? SCHED_COOP_MAX : fit < SCHED_COOP_MIN ? SCHED_COOP_MIN : (uint64_t)fit;
+            t0 = t;
+            e->slice_left = chunk;
+            atomic_fetch_or_explicit(&e->attention, EXEC_ATTN_SLICE, memory_order_relaxed);
+            st = weft_exec_run(e, &err);
+        }
+    }
     sched_running = NULL;
     atomic_fetch_and_explicit(&e->attention, ~EXEC_ATTN_SLICE, memory_order_relaxed);
 
@@ -1294,7 +1324,14 @@ weft_status weft_sched_run_until_idle(weft_sched *s, weft_sched_summary *summary
     /* And at most as many slices as there were agents: ones started
        during the call (a thread spawning threads) wait for the next. */
     uint32_t budget = s->nlive;
-    for (sched_agent *a; budget && (a = sched_take_locked(s));) {
+    /* Timed: the clock is read once there is something to run (an idle
+       call reads none), and no slice starts once the budget is spent (the
+       agents not run keep their places in the queues). */
+    s->coop_call_end = 0;
+    for (sched_agent *a; budget;) {
+        if (s->coop_call_end && sched_now() >= s->coop_call_end) break;
+        if (!(a = sched_take_locked(s))) break;
+        if (s->coop_timed && !s->coop_call_end) s->coop_call_end = sched_now() + s->coop_budget;
         if (a->coop_call == s->coop_calls && !sched_stopping(s, a)) { /* a stop is not held back */
             a->next = NULL;
             if (aside_tail) aside_tail->next = a;
