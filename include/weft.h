@@ -832,6 +832,19 @@ typedef struct weft_process_config {
        thread that found the budget empty: WEFT_PROCESS_TRAP with
        WEFT_TRAP_OUT_OF_FUEL. */
     uint64_t fuel;
+    /* The memory budget of the whole process, in bytes; 0 = none. It
+       bounds what a guest can make weft commit: the pages of every linear
+       memory (its initial size, and every grow: memory.grow returns -1
+       when the budget has no room), the elements of every table (8 bytes
+       each; table.grow -1), and every thread's wasm stack as it is
+       touched (operand slots and call records, in 16 KiB chunks; a thread
+       gets its first two chunks when it is spawned, and thread-spawn
+       returns -6 when they do not fit). A thread whose stack cannot grow
+       traps with "call stack exhausted" (WEFT_TRAP_STACK_EXHAUSTED), which
+       ends the process as any trap does; weft itself never runs out. A
+       thread that ends gives its stack back. docs/threads.md, "One memory
+       budget". `weft run --max-memory` sets it. */
+    uint64_t max_memory_bytes;
 } weft_process_config;
 
 typedef enum weft_process_end {

@@ -107,6 +107,7 @@ int cli_run_process(const cli_run_opts *o, weft_engine *engine, weft_module *mod
     pc.max_threads = o->max_threads;
     pc.timeout_ns = o->timeout_ns;
     pc.fuel = o->fuel;
+    pc.max_memory_bytes = o->max_memory; /* one budget: memories, tables, thread stacks */
     weft_process *proc = NULL;
     weft_error err;
     weft_status st = WEFT_OK;

@@ -6,6 +6,7 @@
 #include "simd.h"
 
 #include <stdio.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define EXEC_DEFAULT_STACK (8u << 20)
@@ -79,6 +80,109 @@ weft_exec *exec_new_sized(weft_store *store, size_t stack_bytes, uint32_t max_de
     return e;
 }
 
+/* ------------------------------------------------------------------------
+ * The stack under a memory budget (issue 26): committed as touched, and
+ * counted as touched. exec_frame_init (every function entry) compares the
+ * new frame's end with the calling thread's watch; past the charged
+ * operand slots, or with a frame record written in the first uncharged
+ * chunk of records (the sentinel, zero until then: fresh and discarded
+ * pages read as zero), it calls exec_stack_grow, which charges whole
+ * chunks. A refusal cannot trap from there (the interpreter is in the
+ * middle of a call), so it asks for a stop, which the function entry's
+ * safe point right after honours, and exec_trap reports it as "call stack
+ * exhausted". The frame that was refused is still initialised: what runs
+ * before the trap sees zeroed locals. So a thread commits at most one
+ * frame and one page of records past its charge.
+ * ------------------------------------------------------------------------ */
+
+static const exec_frame exec_no_frame; /* a sentinel never written */
+_Thread_local exec_stack_watch exec_watch = {(uint64_t *)UINTPTR_MAX, &exec_no_frame, NULL};
+
+static exec_frame *exec_frames_end(const weft_exec *e) { return e->frames + e->max_depth; }
+
+/* The watch for `e` (NULL or unbudgeted: nothing watched). */
+static void exec_watch_set(weft_exec *e) {
+    if (e && e->budget && !e->stack_denied) {
+        exec_watch.commit_end = e->commit_end;
+        exec_watch.sentinel = e->frame_commit < exec_frames_end(e) ? e->frame_commit : &exec_no_frame;
+    } else {
+        exec_watch.commit_end = (uint64_t *)UINTPTR_MAX;
+        exec_watch.sentinel = &exec_no_frame;
+    }
+    exec_watch.exec = e;
+}
+
+/* Charges e's operand slots up to `need` (rounded up to a chunk); false
+   when the budget refuses. */
+static bool exec_charge_slots(weft_exec *e, uint64_t *need) {
+    if (need <= e->commit_end) return true;
+    uint64_t want = (uint64_t)(need - e->stack) * sizeof(uint64_t);
+    want = (want + EXEC_STACK_CHUNK - 1) / EXEC_STACK_CHUNK * EXEC_STACK_CHUNK;
+    if (want > e->stack_bytes) want = e->stack_bytes;
+    uint64_t have = (uint64_t)(e->commit_end - e->stack) * sizeof(uint64_t);
+    if (!rt_budget_take(e->budget, want - have)) return false;
+    e->charged += want - have;
+    e->commit_end = e->stack + want / sizeof(uint64_t);
+    return true;
+}
+
+/* Charges the next chunk of frame records. */
+static bool exec_charge_frames(weft_exec *e) {
+    if (!rt_budget_take(e->budget, EXEC_STACK_CHUNK)) return false;
+    e->charged += EXEC_STACK_CHUNK;
+    size_t n = EXEC_STACK_CHUNK / sizeof(exec_frame);
+    exec_frame *end = exec_frames_end(e);
+    e->frame_commit = (size_t)(end - e->frame_commit) > n ? e->frame_commit + n : end;
+    return true;
+}
+
+void exec_stack_grow(uint64_t *need) {
+    weft_exec *e = exec_watch.exec;
+    if (!e || !e->budget || e->stack_denied) return;
+    /* Another execution's entry (weft_exec_start from a host call) is not
+       this stack's: weft_exec_start charges its own. */
+    if (need >= e->stack && need <= e->stack_end && !exec_charge_slots(e, need)) goto denied;
+    while (e->frame_commit < exec_frames_end(e) && e->frame_commit->ret_ip)
+        if (!exec_charge_frames(e)) goto denied;
+    exec_watch_set(e);
+    return;
+denied:
+    e->stack_denied = true;
+    /* A deterministic or cooperative slice must not end at the entry's
+       safe point, or the stop would wait for the next step. */
+    if (atomic_load_explicit(&e->attention, memory_order_relaxed) & EXEC_ATTN_SLICE) e->slice_left++;
+    atomic_fetch_or_explicit(&e->attention, WEFT_ATTN_STOP, memory_order_relaxed);
+    exec_watch_set(e); /* nothing more to watch: it traps at the entry */
+}
+
+bool exec_budget_attach(weft_exec *e, rt_budget *budget) {
+    exec_budget_detach(e);
+    if (!budget) return true;
+    e->budget = budget;
+    e->commit_end = e->stack;
+    e->frame_commit = e->frames;
+    e->charged = 0;
+    e->stack_denied = false;
+    if (!exec_charge_slots(e, e->stack + EXEC_STACK_CHUNK / sizeof(uint64_t)) || !exec_charge_frames(e)) {
+        exec_budget_detach(e);
+        return false;
+    }
+    return true;
+}
+
+void exec_budget_detach(weft_exec *e) {
+    if (!e || !e->budget) return;
+    /* Every page it may have touched: the charged ones, and at most a
+       frame and a chunk of records past them. */
+    madvise(e->stack, exec_map_bytes(e->stack_bytes, e->max_depth), MADV_DONTNEED);
+    rt_budget_give(e->budget, e->charged);
+    e->budget = NULL;
+    e->charged = 0;
+    e->commit_end = NULL;
+    e->frame_commit = NULL;
+    e->stack_denied = false;
+}
+
 weft_exec *weft_exec_new(weft_store *store) {
     if (!store) return NULL;
     static const weft_config defaults; /* a store made without an engine */
@@ -93,6 +197,10 @@ weft_exec *weft_exec_new(weft_store *store) {
 
 void weft_exec_free(weft_exec *e) {
     if (!e) return;
+    if (e->budget) {
+        rt_budget_give(e->budget, e->charged); /* the pages go with the slot below */
+        e->budget = NULL;
+    }
     if (e->stack) {
         /* Every page may have been touched (a deep recursion). */
         size_t bytes = exec_map_bytes(e->stack_bytes, e->max_depth);
@@ -148,6 +256,12 @@ weft_status weft_exec_start(weft_exec *e, weft_func *func, const weft_val *args,
     if (cf && cmp_is_lazy(cf)) exec_lazy_code(func->inst, cf, &cf, NULL);
     if (cf) need = cf->frame_size > need ? cf->frame_size : need;
     if (need > (size_t)(e->stack_end - e->stack)) return WEFT_ERR_LIMIT;
+    if (e->budget) {
+        /* The entry's frame is charged here (the watch is another
+           execution's, or none): over the budget, the call cannot start. */
+        e->stack_denied = false;
+        if (!exec_charge_slots(e, e->stack + need)) return WEFT_ERR_LIMIT;
+    }
     for (uint32_t i = 0, at = 0; i < ft->nparams; i++) at += rt_val_put(e->stack + at, args[i]);
     e->entry = func;
     e->depth = 0;
@@ -221,7 +335,13 @@ weft_status weft_exec_run(weft_exec *e, weft_error *err) {
         if (st == WEFT_SUSPENDED) e->host_pending = e->entry;
         return st;
     }
-    return exec_run(e, err);
+    /* The stack watch is this execution's for the run (a host call may run
+       another inside it: the outer one's comes back after). */
+    exec_stack_watch outer = exec_watch;
+    exec_watch_set(e);
+    weft_status st = exec_run(e, err);
+    exec_watch = outer;
+    return st;
 }
 
 weft_status weft_exec_results(weft_exec *e, weft_val *results, size_t nresults) {
@@ -366,6 +486,12 @@ uint64_t *weft_caller_restart_word(weft_caller *caller) {
 
 weft_status exec_trap(weft_exec *e, weft_trap trap, const char *message, const cmp_func *fn,
                       weft_instance *inst, const uint32_t *ip, weft_error *err) {
+    if (trap == WEFT_TRAP_STOPPED && e->stack_denied) {
+        /* The stop exec_stack_grow asked for: the stack could not grow. */
+        trap = WEFT_TRAP_STACK_EXHAUSTED;
+        message = "call stack exhausted: the memory budget (max_memory_bytes) has no room for the "
+                  "thread's stack";
+    }
     if (err) {
         char msg[WEFT_ERROR_MESSAGE_MAX];
         snprintf(msg, sizeof msg, "%s", message ? message : weft_trap_message(trap));

@@ -192,6 +192,10 @@ weft_status weft_process_new(weft_engine *engine, weft_module *module, weft_wasi
         goto fail;
     }
     p->store = weft_store_new(engine);
+    if (p->store && config && config->max_memory_bytes) {
+        p->budget.limit = config->max_memory_bytes;
+        p->store->budget = &p->budget; /* before anything is made in it */
+    }
     p->linker = p->store ? weft_linker_new(p->store) : NULL;
     if (!p->linker) {
         st = base_fail(err, WEFT_ERR_NOMEM, "out of memory making a process's store");

@@ -142,6 +142,7 @@ uint32_t thr_agent_member(sched_group *g, sched_agent *a) {
 #define THR_SPARE_MAX 64 /* executions kept for reuse */
 
 void thr_exec_recycle(thr_process *p, weft_exec *e) {
+    exec_budget_detach(e); /* its stack goes back to the budget */
     pthread_mutex_lock(&p->spare_lock);
     bool kept = p->spare.len < THR_SPARE_MAX && BASE_VEC_PUSH(p->spare, e);
     pthread_mutex_unlock(&p->spare_lock);
@@ -163,6 +164,14 @@ thr_thread *thr_thread_make(thr_process *p, uint32_t tid, weft_func *func, const
     if (!e) {
         free(t);
         base_fail(err, WEFT_ERR_NOMEM, "out of memory making thread %u's execution", tid);
+        return NULL;
+    }
+    if (p->store->budget && !exec_budget_attach(e, p->store->budget)) {
+        thr_exec_recycle(p, e);
+        free(t);
+        base_fail(err, WEFT_ERR_LIMIT,
+                  "no room for thread %u's stack in the memory budget (max_memory_bytes %llu)", tid,
+                  (unsigned long long)p->budget.limit);
         return NULL;
     }
     weft_status st = weft_exec_start(e, func, args, nargs);

@@ -117,6 +117,10 @@ struct thr_process {
     pthread_mutex_t spare_lock;
     BASE_VEC(weft_exec *) spare;
 
+    /* The memory budget (max_memory_bytes; limit 0 = none): the store
+       points at it, every thread's execution is attached to it. */
+    rt_budget budget;
+
     weft_process_outcome outcome;
     BASE_VEC(weft_process_waiter) waiters; /* deadlock: who waits on what */
     char *report;             /* report.c, after the run */
