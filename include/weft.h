@@ -1074,7 +1074,19 @@ WEFT_API weft_status weft_wasi_function(uint32_t index,
  *
  * Threads. Every weft_worker_* function may be called from any thread, at
  * any time, except that none may be called on a worker after
- * weft_worker_free.
+ * weft_worker_free. A build without NDEBUG checks: every function that
+ * takes a worker or a scheduler looks at a tag word in it first, and a
+ * freed one (or a pointer that is no handle) is reported on stderr
+ * ("weft: weft_worker_post: 0x... is a worker freed already
+ * (weft_worker_free): a use after free") and aborts.
+ *
+ * NULL handles. A NULL worker is misuse, never a crash: weft_worker_spawn
+ * (NULL sched, module or out), _post, _recv, _join, _take_result and
+ * _channel_stats return WEFT_ERR_MISUSE (post and recv fill err);
+ * weft_worker_close, _terminate and _free do nothing; weft_worker_user
+ * returns NULL and weft_worker_id 0; weft_worker_config_init(NULL) does
+ * nothing. weft_shared_memory_get(NULL) returns NULL, _retain(NULL)
+ * returns NULL, _release(NULL) does nothing.
  *
  * On a cooperative scheduler (weft_sched_config.cooperative) the wake
  * hook runs inside weft_sched_run_until_idle, on the loop's thread. There
@@ -1166,15 +1178,21 @@ WEFT_API void weft_worker_config_init(weft_worker_config *config);
    (no such entry export), WEFT_ERR_LINK (the entry has another type, an
    import is missing or of the wrong type: named in the message),
    WEFT_ERR_LIMIT (the memory's minimum is over max_memory_bytes),
-   WEFT_ERR_TRAP (the start function trapped), WEFT_ERR_NOMEM. */
+   WEFT_ERR_TRAP (the start function or _initialize trapped),
+   WEFT_ERR_NOMEM. A reactor module's `_initialize` (exported, of type
+   () -> (); wasi-libc's reactors run their constructors in it) is called
+   here too, after the start function and before the entry is queued,
+   unless the entry is `_initialize` itself. */
 WEFT_API weft_status weft_worker_spawn(weft_sched *sched, weft_module *module,
                                        const weft_worker_config *config,
                                        weft_worker **out, weft_error *err);
 
 /* Sends `len` bytes (copied) to the worker's inbox, waiting up to
    `timeout_ns` for room when it is full. WEFT_OK, or WEFT_ERR_TOO_LARGE,
-   WEFT_ERR_FULL, WEFT_ERR_CLOSED (closed, or the worker ended),
-   WEFT_ERR_NOMEM; err says which limit. */
+   WEFT_ERR_FULL (no room before the timeout), WEFT_ERR_CLOSED, WEFT_ERR_NOMEM;
+   err says which limit, and for CLOSED why: "worker 7 ended: trap:
+   unreachable" (or "done (exit code 0)", "stopped ..."), "worker 7 is
+   ending", or "worker 7's inbox is closed (weft_worker_close)". */
 WEFT_API weft_status weft_worker_post(weft_worker *worker, const void *data, size_t len,
                                       int64_t timeout_ns, weft_error *err);
 /* Takes the next message of the worker's outbox, waiting up to
@@ -1234,7 +1252,9 @@ typedef struct weft_channel_stats {
     uint64_t received;        /* messages taken */
     uint64_t dropped;         /* queued messages discarded (the inbox at
                                  the end, the outbox of a hard stop) */
-    uint64_t refused;         /* sends that failed, for any reason */
+    uint64_t refused;         /* sends that failed, for any reason: every
+                                 non-OK post, every negative guest send
+                                 (-4 .. -8, a bad buffer's -8 too) */
     bool closed;
     weft_channel_limits limits; /* in force (defaults filled in) */
 } weft_channel_stats;

@@ -117,6 +117,7 @@ typedef struct sched_runner {
 } sched_runner;
 
 struct weft_sched {
+    uint32_t tag;            /* SCHED_TAG_LIVE until weft_sched_free */
     weft_engine *engine;
     uint32_t target;         /* runners wanted */
     uint32_t max_runners;
@@ -1017,6 +1018,7 @@ weft_status weft_sched_new(weft_engine *engine, const weft_sched_config *config,
     weft_sched *s = calloc(1, sizeof *s);
     if (!s) return base_fail(err, WEFT_ERR_NOMEM, "out of memory making a scheduler");
     s->epoll_fd = s->wake_fd = -1;
+    s->tag = SCHED_TAG_LIVE;
     s->engine = engine;
     s->target = cfg.runners;
     s->max_runners = cfg.max_runners;
@@ -1083,8 +1085,19 @@ weft_status weft_sched_new(weft_engine *engine, const weft_sched_config *config,
     return WEFT_OK;
 }
 
+void sched_check_handle(const weft_sched *s, const char *fn) {
+    uint32_t tag = s->tag;
+    if (tag == SCHED_TAG_LIVE) return;
+    fprintf(stderr, "weft: %s: %p is %s\n", fn, (const void *)s,
+            tag == SCHED_TAG_DEAD ? "a scheduler freed already (weft_sched_free): a use after free"
+                                  : "not a scheduler handle (or one freed and reused)");
+    abort();
+}
+
 void weft_sched_free(weft_sched *s) {
+    SCHED_CHECK(s, "weft_sched_free");
     if (!s) return;
+    s->tag = SCHED_TAG_DEAD;
     pthread_mutex_lock(&s->lock);
     s->stopping = true;
     pthread_cond_broadcast(&s->work);
@@ -1140,6 +1153,7 @@ static size_t sched_describe_locked(sched_agent *a, int64_t now, char *buf, size
 }
 
 uint64_t weft_sched_executed(weft_sched *s) {
+    SCHED_CHECK(s, "weft_sched_executed");
     if (!s) return 0;
     pthread_mutex_lock(&s->lock);
     uint64_t n = s->points;
@@ -1148,6 +1162,7 @@ uint64_t weft_sched_executed(weft_sched *s) {
 }
 
 size_t weft_sched_dump(weft_sched *s, char *buf, size_t size) {
+    SCHED_CHECK(s, "weft_sched_dump");
     return s ? sched_dump_group(s, NULL, buf, size) : (size ? (buf[0] = '\0', 0) : 0);
 }
 
@@ -1310,6 +1325,7 @@ weft_status weft_sched_run_until_idle(weft_sched *s, weft_sched_summary *summary
     sum->events = events;
     sum->events_cap = cap;
     sum->deadline = -1;
+    SCHED_CHECK(s, "weft_sched_run_until_idle");
     if (!s || !s->coop) return WEFT_ERR_MISUSE;
     pthread_mutex_lock(&s->lock);
     if (s->coop_running) {
@@ -1360,7 +1376,10 @@ weft_status weft_sched_run_until_idle(weft_sched *s, weft_sched_summary *summary
     return WEFT_OK;
 }
 
-int weft_sched_fd(weft_sched *s) { return s && s->coop ? s->epoll_fd : -1; }
+int weft_sched_fd(weft_sched *s) {
+    SCHED_CHECK(s, "weft_sched_fd");
+    return s && s->coop ? s->epoll_fd : -1;
+}
 
 /* weft_sched_start: a host's execution as the one agent of a group. */
 typedef struct sched_solo {
@@ -1387,6 +1406,7 @@ static void sched_solo_describe(sched_group *g, sched_agent *a, char *buf, size_
 weft_status weft_sched_start(weft_sched *s, weft_exec *e, weft_priority priority,
                              weft_sched_ended_fn ended, void *user, uint32_t *id, weft_error *err) {
     if (id) *id = 0;
+    SCHED_CHECK(s, "weft_sched_start");
     if (!s || !e) return base_fail(err, WEFT_ERR_MISUSE, "weft_sched_start: NULL argument");
     if ((e->state != EXEC_READY && e->state != EXEC_SUSPENDED) || e->parker)
         return base_fail(err, WEFT_ERR_MISUSE,

@@ -110,6 +110,18 @@ void sched_agent_wake(sched_agent *a);
    agent). */
 size_t sched_dump_group(weft_sched *s, const sched_group *g, char *buf, size_t size);
 
+/* Handle checks (src/workers/workers.h says why): aborts with a report
+   when `s` (not NULL) is not a live scheduler. SCHED_CHECK compiles to
+   nothing when NDEBUG is defined. */
+void sched_check_handle(const weft_sched *s, const char *fn);
+#ifdef NDEBUG
+#define SCHED_CHECK(s, fn) ((void)0)
+#else
+#define SCHED_CHECK(s, fn) do { if (s) sched_check_handle((s), (fn)); } while (0)
+#endif
+#define SCHED_TAG_LIVE 0x73636c76u /* "sclv" */
+#define SCHED_TAG_DEAD 0x73636464u /* "scdd" */
+
 /* Whether `a`'s scheduler is cooperative (weft_sched_config.cooperative). */
 bool sched_agent_cooperative(const sched_agent *a);
 

@@ -159,6 +159,7 @@ weft_status weft_process_new(weft_engine *engine, weft_module *module, weft_wasi
                                                    : THR_DEFAULT_MAX_THREADS;
     p->timeout_ns = config ? config->timeout_ns : 0;
     p->sched = config ? config->sched : NULL;
+    SCHED_CHECK(p->sched, "weft_process_new");
     if (p->sched) {
         sched_group_init(&p->agents, p->sched, config->priority, thr_agent_ended, thr_agent_describe);
         p->agents.member = thr_agent_member;

@@ -168,8 +168,13 @@ static weft_status wk_g_send(weft_caller *c, void *env, const weft_val *args, we
     uint32_t ptr = (uint32_t)args[0].of.i32, len = (uint32_t)args[1].of.i32;
     int64_t deadline = wk_call_deadline(c, args[2].of.i64);
     const uint8_t *from = wk_guest_bytes(c, ptr, len);
-    if (!from) WK_RESULT(WK_FAULT);
     wk_channel *ch = &w->outbox;
+    if (!from) { /* refused too: every refused send is counted */
+        pthread_mutex_lock(&ch->lock);
+        ch->refused++;
+        pthread_mutex_unlock(&ch->lock);
+        WK_RESULT(WK_FAULT);
+    }
     /* Look first, so a full channel costs no copy; then copy without the
        lock, and queue after a second look (the host may have closed it). */
     pthread_mutex_lock(&ch->lock);

@@ -115,9 +115,25 @@ weft_status wk_host_recv(wk_channel *ch, int64_t deadline, wk_msg **out, weft_er
 int64_t wk_now(void);
 int64_t wk_deadline(int64_t timeout_ns);
 
+/* Handle checks (a debug build: every build without NDEBUG): a worker
+   and a scheduler carry a tag word, set when made and changed when the
+   host frees them, and each public function that takes one looks at it
+   first, so a use after free (or a pointer that is no handle) is reported
+   on stderr and aborts instead of running on freed memory. */
+#define WK_TAG_LIVE 0x776b6c76u /* "wklv" */
+#define WK_TAG_DEAD 0x776b6464u /* "wkdd" */
+/* Aborts with a report when `w` (not NULL) is not a live worker. */
+void wk_check_handle(const weft_worker *w, const char *fn);
+#ifdef NDEBUG
+#define WK_CHECK(w, fn) ((void)0)
+#else
+#define WK_CHECK(w, fn) do { if (w) wk_check_handle((w), (fn)); } while (0)
+#endif
+
 /* A worker (worker.c). */
 struct weft_worker {
     sched_group group;        /* first: the scheduler's callbacks get it */
+    uint32_t tag;             /* WK_TAG_LIVE until weft_worker_free */
     uint32_t id;
     _Atomic uint32_t refs;    /* the host's, and the agent's while it runs */
     weft_sched *sched;

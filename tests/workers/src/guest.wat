@@ -123,6 +123,10 @@
   (func (export "fault") (result i32)
     (call $recv (i32.const 65500) (i32.const 100) (i64.const 0)))
 
+  ;; A send from a buffer past the end of memory: -8 (counted refused).
+  (func (export "send_fault") (result i32)
+    (call $send (i32.const 65500) (i32.const 100) (i64.const 0)))
+
   ;; Sends two messages and closes its outbox, then returns 5.
   (func (export "close_outbox") (result i32)
     (drop (call $send (i32.const 1024) (i32.const 3) (i64.const -1)))
