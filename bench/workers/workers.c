@@ -24,6 +24,7 @@
         }                                                                  \
     } while (0)
 
+static int cmp_double(const void *a, const void *b);
 static weft_engine *engine;
 static weft_sched *sched;
 static weft_module *mod;
@@ -201,6 +202,31 @@ static void round_trip(void) {
     }
     printf("round trip host -> worker -> host (4 bytes, echo): %.2f us (best of 5 x %d)\n", best * 1e6,
            rounds / 5);
+    weft_worker_close(w);
+    weft_worker_join(w, -1, NULL);
+    weft_worker_free(w);
+}
+
+/* The round trip's distribution (issue 26): `rounds` round trips, each
+   timed: p50, p99, max. */
+static void round_trip_each(int rounds) {
+    weft_worker *w = spawn("echo");
+    weft_error err;
+    double *lat = calloc((size_t)rounds, sizeof *lat);
+    CHECK(lat, "malloc");
+    for (int i = 0; i < rounds; i++) {
+        uint8_t *data;
+        size_t len;
+        double t0 = now_s();
+        CHECK(weft_worker_post(w, "ping", 4, -1, &err) == WEFT_OK, "post");
+        CHECK(weft_worker_recv(w, -1, &data, &len, &err) == WEFT_OK && len == 4, "recv");
+        lat[i] = now_s() - t0;
+        free(data);
+    }
+    qsort(lat, (size_t)rounds, sizeof *lat, cmp_double);
+    printf("round trip host -> worker -> host, each timed: p50 %.2f us, p99 %.2f us, max %.1f us (%d rounds)\n",
+           lat[rounds / 2] * 1e6, lat[rounds * 99 / 100] * 1e6, lat[rounds - 1] * 1e6, rounds);
+    free(lat);
     weft_worker_close(w);
     weft_worker_join(w, -1, NULL);
     weft_worker_free(w);
@@ -394,6 +420,7 @@ int main(int argc, char **argv) {
     if (only) {
         if (strcmp(only, "--stops") == 0) stops_among_busy(64, 300);
         else if (strcmp(only, "--coop") == 0) coop_bound(2000);
+        else if (strcmp(only, "--rtt") == 0) round_trip_each(100000);
         else CHECK(0, "unknown mode %s", only);
         weft_module_release(mod);
         weft_sched_free(sched);
@@ -402,6 +429,7 @@ int main(int argc, char **argv) {
     }
     spawn_alone(n < 20000 ? n : 20000);
     round_trip();
+    round_trip_each(100000);
     throughput(64, 500000);
     throughput(32 << 10, 20000);
     outbox_throughput();

@@ -81,6 +81,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -90,6 +91,18 @@
 #define SCHED_LEVELS 4
 #define SCHED_DEFAULT_SLICE_NS 2000000ull
 #define SCHED_SPIN_NS 50000 /* an idle runner's spin before it sleeps */
+/* A runner that the OS took off its core since it last looked (an
+   involuntary context switch, or two looks at the clock in a spin further
+   apart than SCHED_SPIN_GAP_NS) is on a machine with more runnable
+   threads than cores. There a spinner only burns its share of the core:
+   the OS then counts it as busy as a CPU-bound process, so it waits a
+   whole time slice (milliseconds) whenever it is preempted, and an agent
+   handed to it waits with it; while a runner that sleeps is woken through
+   the OS with the credit of a sleeper and gets the core at once. So
+   runners do not spin for the next SCHED_SPIN_OFF_NS (issue 26: the round
+   trip's p99 beside one CPU-bound process per core). */
+#define SCHED_SPIN_GAP_NS 20000
+#define SCHED_SPIN_OFF_NS 100000000
 /* Deterministic mode: virtual ns per executed safe point (about what one
    costs the interpreter), where the virtual clock starts, and the realtime
    clock's virtual epoch (2023-11-14T22:13:20Z). */
@@ -113,6 +126,7 @@ typedef struct sched_runner {
     bool asked;              /* told current to yield */
     bool replaced;           /* a replacement runs in its place */
     bool gone;               /* its thread has left (joined at free) */
+    long nivcsw;             /* involuntary switches when it last looked */
     struct sched_runner *next;
 } sched_runner;
 
@@ -139,6 +153,13 @@ struct weft_sched {
        time): the next agent made ready clears the flag instead of
        signalling `work`, and the spinner takes it. */
     _Atomic bool spinning;
+    /* A wake-up from outside (sched_wake, sched_poke: a message, a notify,
+       a stop) signals `work` after it has released the lock, not under
+       it: a runner woken under the lock would at once block on it again,
+       two more futex calls and a second wake-up through the OS (issue 26,
+       the round trip under load). Under the lock: */
+    bool defer_work, work_owed;
+    int64_t spin_off_until;  /* under the lock: no spinning before (ns) */
     sched_runner *runners;
     pthread_t monitor;
     bool monitor_started;
@@ -350,6 +371,8 @@ static void sched_ready_locked(weft_sched *s, sched_agent *a, uint8_t reason) {
     }
     if (atomic_load_explicit(&s->spinning, memory_order_relaxed))
         atomic_store_explicit(&s->spinning, false, memory_order_release); /* the spinner takes it */
+    else if (s->defer_work)
+        s->work_owed = true; /* signalled once the lock is released */
     else
         pthread_cond_signal(&s->work);
 }
@@ -540,9 +563,13 @@ void sched_agent_random(const sched_agent *a, void *buf, size_t len) {
    so the hook never holds up the scheduler; the callers' own locks may
    still be held (weft.h says what the hook may do). */
 static void sched_unlock_edge(weft_sched *s) {
-    bool edge = s->coop_edge;
+    bool edge = s->coop_edge, owed = s->work_owed;
     s->coop_edge = false;
+    s->defer_work = s->work_owed = false;
     pthread_mutex_unlock(&s->lock);
+    /* After the unlock (a runner that waits re-checks the queues under
+       the lock, so the agent queued before it is found either way). */
+    if (owed) pthread_cond_signal(&s->work);
     if (edge && s->wake) s->wake(s, s->wake_user);
 }
 
@@ -550,6 +577,7 @@ static void sched_wake(exec_parker *pk, weft_exec *e, uint32_t gen) {
     sched_agent *a = (sched_agent *)pk;
     weft_sched *s = a->group->sched;
     pthread_mutex_lock(&s->lock);
+    s->defer_work = true;
     if (a->state == SCHED_PARKED && e->waiter.gen == gen) {
         sched_ready_locked(s, a, EXEC_WAKE_NOTIFY);
     } else if (a->state == SCHED_RUNNING) {
@@ -566,6 +594,7 @@ static void sched_poke(exec_parker *pk, weft_exec *e) {
     sched_agent *a = (sched_agent *)pk;
     weft_sched *s = a->group->sched;
     pthread_mutex_lock(&s->lock);
+    s->defer_work = true;
     if (a->state == SCHED_PARKED) {
         sched_ready_locked(s, a, EXEC_WAKE_POKE);
     } else if (a->state == SCHED_RUNNING) {
@@ -577,7 +606,7 @@ static void sched_poke(exec_parker *pk, weft_exec *e) {
         if (atomic_load_explicit(&s->spinning, memory_order_relaxed))
             atomic_store_explicit(&s->spinning, false, memory_order_release);
         else
-            pthread_cond_signal(&s->work);
+            s->work_owed = true;
     }
     sched_unlock_edge(s);
 }
@@ -772,15 +801,33 @@ static void sched_step_done_locked(weft_sched *s, sched_agent *a, weft_status st
    early when an agent is made ready (sched_ready_locked clears the flag
    instead of signalling) or the scheduler stops. One runner spins at a
    time, so an idle pool burns at most one core, and only briefly. */
-static void sched_spin_locked(weft_sched *s) {
+static void sched_spin_locked(weft_sched *s, sched_runner *r) {
+    int64_t now = sched_now();
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+        if (ru.ru_nivcsw != r->nivcsw) s->spin_off_until = now + SCHED_SPIN_OFF_NS; /* preempted */
+        r->nivcsw = ru.ru_nivcsw;
+    }
+    if (now < s->spin_off_until) return;
     atomic_store_explicit(&s->spinning, true, memory_order_relaxed);
     pthread_mutex_unlock(&s->lock);
-    int64_t until = sched_now() + SCHED_SPIN_NS;
+    int64_t until = now + SCHED_SPIN_NS, last = now;
+    bool preempted = false;
     for (uint32_t i = 1; atomic_load_explicit(&s->spinning, memory_order_acquire); i++) {
         base_pause();
-        if (i % 64 == 0 && sched_now() >= until) break;
+        if (i % 64 == 0) {
+            int64_t t = sched_now();
+            if (t - last > SCHED_SPIN_GAP_NS) {
+                preempted = true;
+                last = t;
+                break;
+            }
+            last = t;
+            if (t >= until) break;
+        }
     }
     pthread_mutex_lock(&s->lock);
+    if (preempted) s->spin_off_until = last + SCHED_SPIN_OFF_NS;
     atomic_store_explicit(&s->spinning, false, memory_order_relaxed);
 }
 
@@ -804,7 +851,7 @@ static void *sched_runner_main(void *arg) {
             }
             if (!spun && !s->det && !atomic_load_explicit(&s->spinning, memory_order_relaxed)) {
                 spun = true;
-                sched_spin_locked(s);
+                sched_spin_locked(s, r);
                 continue; /* the loop looks again (and at s->stopping) */
             }
             pthread_cond_wait(&s->work, &s->lock);

@@ -146,7 +146,7 @@ static void wk_hard_stop_locked(weft_worker *w) {
     pthread_mutex_lock(&w->outbox.lock);
     wk_close_locked(&w->outbox);
     wk_drop_locked(&w->outbox);
-    pthread_mutex_unlock(&w->outbox.lock);
+    wk_unlock(&w->outbox);
     free(w->result);
     w->result = NULL;
     w->result_len = 0;
@@ -167,12 +167,12 @@ static void wk_ended(sched_group *g, sched_agent *a, weft_status st, const weft_
     w->inbox.agent_waits = false;
     wk_close_locked(&w->inbox);
     wk_drop_locked(&w->inbox);
-    pthread_mutex_unlock(&w->inbox.lock);
+    wk_unlock(&w->inbox);
     pthread_mutex_lock(&w->outbox.lock);
     w->outbox.agent = NULL;
     w->outbox.agent_waits = false;
     wk_close_locked(&w->outbox);
-    pthread_mutex_unlock(&w->outbox.lock);
+    wk_unlock(&w->outbox);
 
     weft_val v = {0};
     if (st == WEFT_OK && w->entry_i32) weft_exec_results(w->exec, &v, 1);
@@ -462,7 +462,7 @@ weft_status weft_worker_post(weft_worker *w, const void *data, size_t len, int64
         pthread_mutex_lock(&ch->lock);
         weft_status st = wk_send_check_locked(ch, len, err);
         if (st != WEFT_OK && st != WK_AGAIN) ch->refused++;
-        pthread_mutex_unlock(&ch->lock);
+        wk_unlock(ch);
         if (st == WEFT_ERR_CLOSED && err) wk_closed_why(w, err);
         if (st != WEFT_OK && st != WK_AGAIN) return st;
     }
@@ -470,7 +470,7 @@ weft_status weft_worker_post(weft_worker *w, const void *data, size_t len, int64
     if (!m) {
         pthread_mutex_lock(&ch->lock);
         ch->refused++;
-        pthread_mutex_unlock(&ch->lock);
+        wk_unlock(ch);
         return base_fail(err, WEFT_ERR_NOMEM, "out of memory copying a message of %zu bytes", len);
     }
     bool edge;
@@ -501,7 +501,7 @@ void weft_worker_close(weft_worker *w) {
     if (!w) return;
     pthread_mutex_lock(&w->inbox.lock);
     wk_close_locked(&w->inbox);
-    pthread_mutex_unlock(&w->inbox.lock);
+    wk_unlock(&w->inbox);
 }
 
 void weft_worker_terminate(weft_worker *w) {
@@ -621,7 +621,7 @@ weft_status weft_worker_channel_stats(weft_worker *w, weft_worker_channel which,
     out->refused = ch->refused;
     out->closed = ch->closed;
     out->limits = ch->limits;
-    pthread_mutex_unlock(&ch->lock);
+    wk_unlock(ch);
     return WEFT_OK;
 }
 

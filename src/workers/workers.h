@@ -78,7 +78,27 @@ typedef struct wk_channel {
     /* Bumped by every change a waiter may wait for (written under the
        lock, read without it by a host thread spinning before it sleeps). */
     _Atomic uint32_t changes;
+    /* A host waiter is owed a broadcast of `cond`: the *_locked changes
+       set it, wk_unlock broadcasts after releasing the lock (a host thread
+       woken under it would block on it at once: issue 26). */
+    bool host_owed;
 } wk_channel;
+
+/* Releases ch->lock, then broadcasts what the changes made under it owe
+   the host's waiters. Every unlock of a channel's lock goes through it. */
+static inline void wk_unlock(wk_channel *ch) {
+    bool owed = ch->host_owed;
+    ch->host_owed = false;
+    pthread_mutex_unlock(&ch->lock);
+    if (owed) pthread_cond_broadcast(&ch->cond);
+}
+/* Before a host waiter sleeps on ch->cond (under ch->lock): what it owes
+   the others goes out first. */
+static inline void wk_flush_owed_locked(wk_channel *ch) {
+    if (!ch->host_owed) return;
+    ch->host_owed = false;
+    pthread_cond_broadcast(&ch->cond);
+}
 
 /* Outcomes of the non-blocking steps below: WEFT_OK, or the status a send
    or receive fails with; WK_AGAIN: would wait. */
