@@ -75,6 +75,8 @@ weft_exec *exec_new_sized(weft_store *store, size_t stack_bytes, uint32_t max_de
     e->stack = (uint64_t *)map;
     e->frames = (exec_frame *)(map + e->stack_bytes);
     e->stack_end = e->stack + e->stack_bytes / sizeof(uint64_t);
+    e->commit_end = e->stack_end; /* no budget: the whole reservation */
+    e->frame_commit = e->frames + max_depth;
     atomic_init(&e->attention, 0);
     e->state = EXEC_IDLE;
     return e;
@@ -82,34 +84,21 @@ weft_exec *exec_new_sized(weft_store *store, size_t stack_bytes, uint32_t max_de
 
 /* ------------------------------------------------------------------------
  * The stack under a memory budget (issue 26): committed as touched, and
- * counted as touched. exec_frame_init (every function entry) compares the
- * new frame's end with the calling thread's watch; past the charged
- * operand slots, or with a frame record written in the first uncharged
- * chunk of records (the sentinel, zero until then: fresh and discarded
- * pages read as zero), it calls exec_stack_grow, which charges whole
- * chunks. A refusal cannot trap from there (the interpreter is in the
- * middle of a call), so it asks for a stop, which the function entry's
- * safe point right after honours, and exec_trap reports it as "call stack
- * exhausted". The frame that was refused is still initialised: what runs
- * before the trap sees zeroed locals. So a thread commits at most one
- * frame and one page of records past its charge.
+ * counted as touched. The interpreter compares every call's frame with
+ * e->commit_end and e->frame_commit, the limits it compared with before
+ * budgets existed (then the reservation's ends); under a budget they are
+ * what the budget has paid for, so the one call that passes them comes
+ * here, is charged whole chunks, and goes on, or traps "call stack
+ * exhausted" where it stands when the budget refuses. Nothing is added to
+ * a call that fits.
  * ------------------------------------------------------------------------ */
-
-static const exec_frame exec_no_frame; /* a sentinel never written */
-_Thread_local exec_stack_watch exec_watch = {(uint64_t *)UINTPTR_MAX, &exec_no_frame, NULL};
 
 static exec_frame *exec_frames_end(const weft_exec *e) { return e->frames + e->max_depth; }
 
-/* The watch for `e` (NULL or unbudgeted: nothing watched). */
-static void exec_watch_set(weft_exec *e) {
-    if (e && e->budget && !e->stack_denied) {
-        exec_watch.commit_end = e->commit_end;
-        exec_watch.sentinel = e->frame_commit < exec_frames_end(e) ? e->frame_commit : &exec_no_frame;
-    } else {
-        exec_watch.commit_end = (uint64_t *)UINTPTR_MAX;
-        exec_watch.sentinel = &exec_no_frame;
-    }
-    exec_watch.exec = e;
+/* No budget: the limits are the reservation's ends. */
+static void exec_limits_whole(weft_exec *e) {
+    e->commit_end = e->stack_end;
+    e->frame_commit = exec_frames_end(e);
 }
 
 /* Charges e's operand slots up to `need` (rounded up to a chunk); false
@@ -136,23 +125,16 @@ static bool exec_charge_frames(weft_exec *e) {
     return true;
 }
 
-void exec_stack_grow(uint64_t *need) {
-    weft_exec *e = exec_watch.exec;
-    if (!e || !e->budget || e->stack_denied) return;
-    /* Another execution's entry (weft_exec_start from a host call) is not
-       this stack's: weft_exec_start charges its own. */
-    if (need >= e->stack && need <= e->stack_end && !exec_charge_slots(e, need)) goto denied;
-    while (e->frame_commit < exec_frames_end(e) && e->frame_commit->ret_ip)
+bool exec_stack_charge(weft_exec *e, uint64_t *need, const exec_frame *frame) {
+    e->stack_denied = false;
+    if (!e->budget || need > e->stack_end || frame >= exec_frames_end(e)) return false;
+    if (!exec_charge_slots(e, need)) goto denied;
+    while (frame >= e->frame_commit)
         if (!exec_charge_frames(e)) goto denied;
-    exec_watch_set(e);
-    return;
+    return true;
 denied:
     e->stack_denied = true;
-    /* A deterministic or cooperative slice must not end at the entry's
-       safe point, or the stop would wait for the next step. */
-    if (atomic_load_explicit(&e->attention, memory_order_relaxed) & EXEC_ATTN_SLICE) e->slice_left++;
-    atomic_fetch_or_explicit(&e->attention, WEFT_ATTN_STOP, memory_order_relaxed);
-    exec_watch_set(e); /* nothing more to watch: it traps at the entry */
+    return false;
 }
 
 bool exec_budget_attach(weft_exec *e, rt_budget *budget) {
@@ -178,8 +160,7 @@ void exec_budget_detach(weft_exec *e) {
     rt_budget_give(e->budget, e->charged);
     e->budget = NULL;
     e->charged = 0;
-    e->commit_end = NULL;
-    e->frame_commit = NULL;
+    exec_limits_whole(e);
     e->stack_denied = false;
 }
 
@@ -256,12 +237,10 @@ weft_status weft_exec_start(weft_exec *e, weft_func *func, const weft_val *args,
     if (cf && cmp_is_lazy(cf)) exec_lazy_code(func->inst, cf, &cf, NULL);
     if (cf) need = cf->frame_size > need ? cf->frame_size : need;
     if (need > (size_t)(e->stack_end - e->stack)) return WEFT_ERR_LIMIT;
-    if (e->budget) {
-        /* The entry's frame is charged here (the watch is another
-           execution's, or none): over the budget, the call cannot start. */
-        e->stack_denied = false;
-        if (!exec_charge_slots(e, e->stack + need)) return WEFT_ERR_LIMIT;
-    }
+    /* The entry's frame is charged here: over the budget, the call cannot
+       start. */
+    if (e->stack + need > e->commit_end && !exec_stack_charge(e, e->stack + need, e->frames))
+        return WEFT_ERR_LIMIT;
     for (uint32_t i = 0, at = 0; i < ft->nparams; i++) at += rt_val_put(e->stack + at, args[i]);
     e->entry = func;
     e->depth = 0;
@@ -299,7 +278,8 @@ weft_status exec_lazy_enter(weft_exec *e, weft_error *err) {
     weft_status st = exec_lazy_code(e->inst, e->fn, &cf, err);
     if (st != WEFT_OK) return st;
     uint64_t *fp = e->fp;
-    if (fp + cf->frame_size > e->stack_end) {
+    if (fp + cf->frame_size > e->commit_end &&
+        !exec_stack_charge(e, fp + cf->frame_size, e->frames)) {
         if (e->depth > 0) { /* back to the call, as `enter` reports it */
             const exec_frame *f = &e->frames[--e->depth];
             e->ip = f->ret_ip - 1;
@@ -335,13 +315,7 @@ weft_status weft_exec_run(weft_exec *e, weft_error *err) {
         if (st == WEFT_SUSPENDED) e->host_pending = e->entry;
         return st;
     }
-    /* The stack watch is this execution's for the run (a host call may run
-       another inside it: the outer one's comes back after). */
-    exec_stack_watch outer = exec_watch;
-    exec_watch_set(e);
-    weft_status st = exec_run(e, err);
-    exec_watch = outer;
-    return st;
+    return exec_run(e, err);
 }
 
 weft_status weft_exec_results(weft_exec *e, weft_val *results, size_t nresults) {
@@ -486,12 +460,7 @@ uint64_t *weft_caller_restart_word(weft_caller *caller) {
 
 weft_status exec_trap(weft_exec *e, weft_trap trap, const char *message, const cmp_func *fn,
                       weft_instance *inst, const uint32_t *ip, weft_error *err) {
-    if (trap == WEFT_TRAP_STOPPED && e->stack_denied) {
-        /* The stop exec_stack_grow asked for: the stack could not grow. */
-        trap = WEFT_TRAP_STACK_EXHAUSTED;
-        message = "call stack exhausted: the memory budget (max_memory_bytes) has no room for the "
-                  "thread's stack";
-    }
+    if (trap == WEFT_TRAP_STACK_EXHAUSTED && e->stack_denied) message = EXEC_BUDGET_STACK_MSG;
     if (err) {
         char msg[WEFT_ERROR_MESSAGE_MAX];
         snprintf(msg, sizeof msg, "%s", message ? message : weft_trap_message(trap));

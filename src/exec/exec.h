@@ -140,43 +140,39 @@ struct weft_exec {
     uint64_t *host_slots;
     uint64_t host_word;
 
-    /* A memory budget (exec_budget_attach; a process's, src/threads): the
-       stack's pages are charged as they are touched, in EXEC_STACK_CHUNK
-       steps: operand slots [stack, commit_end), frame records [frames,
-       frame_commit). `charged` is what the budget gave; stack_denied: a
-       growth was refused, and the execution traps "call stack exhausted"
-       at its next safe point. */
-    rt_budget *budget;
+    /* What the interpreter's call checks compare with (interp.c's
+       `enter`): the operand slots [stack, commit_end) and the frame records
+       [frames, frame_commit) a call may use without asking. Without a
+       budget they are the whole reservation (stack_end, frames +
+       max_depth). Under a memory budget (exec_budget_attach; a process's,
+       src/threads) they are what the budget has paid for, in
+       EXEC_STACK_CHUNK steps, so a call past them is the only one that
+       asks for more (exec_stack_charge): checking costs nothing more than
+       the stack limit's check did. `charged` is what the budget gave;
+       stack_denied: the last refusal was the budget's, not the limit's. */
     uint64_t *commit_end;
     exec_frame *frame_commit;
+    rt_budget *budget;
     uint64_t charged;
     bool stack_denied;
 };
 
-/* The stack watch of the calling thread (exec.c): set by weft_exec_run
-   for the execution it runs, so that every function entry
-   (exec_frame_init) can see, with one compare each, whether the frame
-   passes the operand slots charged to its budget, or a frame record was
-   written in the first uncharged chunk (the sentinel: zero until then).
-   An execution without a budget watches nothing (commit_end at the top of
-   the address space, the sentinel a record that is never written). */
-typedef struct exec_stack_watch {
-    uint64_t *commit_end;
-    const exec_frame *sentinel;
-    weft_exec *exec;
-} exec_stack_watch;
-extern _Thread_local exec_stack_watch exec_watch __attribute__((tls_model("initial-exec")));
 #define EXEC_STACK_CHUNK 16384u
-/* Charges the watched execution for the stack up to `need` (operand slots)
-   and for the frame records written (exec_stack_watch); on a refusal,
-   asks it to trap with "call stack exhausted" at its next safe point. */
-void exec_stack_grow(uint64_t *need);
+/* A call needs operand slots up to `need` and a frame record at `frame`,
+   past e->commit_end or e->frame_commit: charges e's budget for them, in
+   whole chunks, and moves those limits. False when e has no budget or the
+   stack's own limit is reached (stack_denied false), or when the budget
+   refused (stack_denied true): the call traps "call stack exhausted". */
+bool exec_stack_charge(weft_exec *e, uint64_t *need, const exec_frame *frame);
 /* Makes `budget` pay for e's stack as touched: charges its first chunks
    now (false, nothing charged, when the budget has no room). */
 bool exec_budget_attach(weft_exec *e, rt_budget *budget);
 /* Gives back what e's stack was charged and discards its pages (a thread
    ended; its execution may be reused). No effect without a budget. */
 void exec_budget_detach(weft_exec *e);
+/* The message of a call refused by the budget. */
+#define EXEC_BUDGET_STACK_MSG                                                        \
+    "call stack exhausted: the memory budget (max_memory_bytes) has no room for the thread's stack"
 
 struct weft_caller {
     weft_instance *inst;  /* calling instance, may be NULL */
@@ -226,11 +222,8 @@ weft_status exec_trap(weft_exec *e, weft_trap trap, const char *message, const c
 /* A function's frame at fp on entry (code.h): its declared locals zeroed,
    its constants copied to the slots right after them. The parameters are
    in place already. Every entry does this: a call (interp.c's `enter`), a
-   first call through a stub (exec_lazy_enter), weft_exec_start. It is also
-   where a budgeted stack is charged as it grows (exec_stack_watch). */
+   first call through a stub (exec_lazy_enter), weft_exec_start. */
 static inline void exec_frame_init(uint64_t *fp, const cmp_func *cf) {
-    if (BASE_UNLIKELY(fp + cf->frame_size > exec_watch.commit_end || exec_watch.sentinel->ret_ip))
-        exec_stack_grow(fp + cf->frame_size);
     uint64_t *p = fp + cf->nparams, *end = fp + cf->nlocals;
     while (p < end) *p++ = 0;
     const uint64_t *k = cf->consts;
