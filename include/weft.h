@@ -637,9 +637,10 @@ typedef struct weft_sched_config {
     /* Cooperative mode (docs/coop.md): no thread of the scheduler's own —
        no runner, monitor or poller. Nothing runs until the host calls
        weft_sched_run_until_idle from its event loop, on its thread. A
-       slice is counted in executed safe points (slice_ns / 4 of them, the
-       interpreter's cost of one), so it needs no timer thread. `runners`
-       and `max_runners` must be 0; not with `deterministic`. */
+       call is bounded in time (call_budget_ns, below) or, with
+       slice_points, in executed safe points; neither needs a timer
+       thread. `runners` and `max_runners` must be 0; not with
+       `deterministic`. */
     bool cooperative;
     /* The host wake hook of a cooperative scheduler: called when an agent
        becomes runnable while the scheduler is idle (the last
@@ -656,6 +657,21 @@ typedef struct weft_sched_config {
        made runnable inside weft_sched_run_until_idle). NULL = none. */
     void (*wake)(weft_sched *sched, void *user);
     void *wake_user;
+    /* Cooperative mode: the wall-clock budget of one
+       weft_sched_run_until_idle, in ns; 0 = 1 ms. The call gives no slice
+       once it is spent, and a slice ends at the budget's end or slice_ns,
+       whichever comes first: the running agent reads the clock every few
+       thousand executed safe points (at most 4096, fewer when its safe
+       points are slow), so a call returns within the budget plus one such
+       interval (docs/coop.md has the figures), whatever the guests do but
+       a host call that blocks. */
+    uint64_t call_budget_ns;
+    /* Cooperative mode: when non-zero, a slice is exactly this many
+       executed safe points (at least 2) and nothing reads the clock: a
+       count that does not depend on the machine's speed or load (tests, a
+       replay), with no time bound on a call but the wall of one slice per
+       agent. 0 = slices and calls bounded in time as above. */
+    uint64_t slice_points;
 } weft_sched_config;
 
 /* Makes a scheduler and starts its runners. `config` is copied (NULL =
@@ -847,6 +863,19 @@ typedef struct weft_process_config {
        thread that found the budget empty: WEFT_PROCESS_TRAP with
        WEFT_TRAP_OUT_OF_FUEL. */
     uint64_t fuel;
+    /* The memory budget of the whole process, in bytes; 0 = none. It
+       bounds what a guest can make weft commit: the pages of every linear
+       memory (its initial size, and every grow: memory.grow returns -1
+       when the budget has no room), the elements of every table (8 bytes
+       each; table.grow -1), and every thread's wasm stack as it is
+       touched (operand slots and call records, in 16 KiB chunks; a thread
+       gets its first two chunks when it is spawned, and thread-spawn
+       returns -6 when they do not fit). A thread whose stack cannot grow
+       traps with "call stack exhausted" (WEFT_TRAP_STACK_EXHAUSTED), which
+       ends the process as any trap does; weft itself never runs out. A
+       thread that ends gives its stack back. docs/threads.md, "One memory
+       budget". `weft run --max-memory` sets it. */
+    uint64_t max_memory_bytes;
 } weft_process_config;
 
 typedef enum weft_process_end {
@@ -917,6 +946,18 @@ WEFT_API void weft_process_stop(weft_process *process);
    deadlock report, plus a note on why a thread-spawn failed if one did.
    Borrowed; valid until weft_process_free. Empty before the run ends. */
 WEFT_API const char *weft_process_report(const weft_process *process);
+/* Writes what every live thread of the process is doing, one line each,
+   into buf (always NUL-terminated when size > 0) and returns the length
+   the whole text needs, like snprintf and weft_sched_dump: "thread 2 of
+   process 1 is waiting on address 0x1040 (futex) after 5.01 s". On a
+   scheduler these are its lines for the process's agents; on OS threads
+   (no scheduler) the process's own record, oldest thread first: "thread
+   2 is waiting on address 0x1040 (futex) after 5.01 s" (an untimed
+   wait), "thread 3 is reading host fd 0 after 1.00 s" (a blocking WASI
+   call), "... is in a host call", "thread 1 is running". Any thread, any time while the process exists (weft run
+   --sched os prints it on SIGQUIT). NULL process: writes "" and
+   returns 0. */
+WEFT_API size_t weft_process_dump(weft_process *process, char *buf, size_t size);
 /* After a deadlock: the threads that wait, by tid; index < count.
    Borrowed; valid until weft_process_free. */
 WEFT_API uint32_t weft_process_waiter_count(const weft_process *process);
@@ -1064,7 +1105,19 @@ WEFT_API weft_status weft_wasi_function(uint32_t index,
  *
  * Threads. Every weft_worker_* function may be called from any thread, at
  * any time, except that none may be called on a worker after
- * weft_worker_free.
+ * weft_worker_free. A build without NDEBUG checks: every function that
+ * takes a worker or a scheduler looks at a tag word in it first, and a
+ * freed one (or a pointer that is no handle) is reported on stderr
+ * ("weft: weft_worker_post: 0x... is a worker freed already
+ * (weft_worker_free): a use after free") and aborts.
+ *
+ * NULL handles. A NULL worker is misuse, never a crash: weft_worker_spawn
+ * (NULL sched, module or out), _post, _recv, _join, _take_result and
+ * _channel_stats return WEFT_ERR_MISUSE (post and recv fill err);
+ * weft_worker_close, _terminate and _free do nothing; weft_worker_user
+ * returns NULL and weft_worker_id 0; weft_worker_config_init(NULL) does
+ * nothing. weft_shared_memory_get(NULL) returns NULL, _retain(NULL)
+ * returns NULL, _release(NULL) does nothing.
  *
  * On a cooperative scheduler (weft_sched_config.cooperative) the wake
  * hook runs inside weft_sched_run_until_idle, on the loop's thread. There
@@ -1156,15 +1209,21 @@ WEFT_API void weft_worker_config_init(weft_worker_config *config);
    (no such entry export), WEFT_ERR_LINK (the entry has another type, an
    import is missing or of the wrong type: named in the message),
    WEFT_ERR_LIMIT (the memory's minimum is over max_memory_bytes),
-   WEFT_ERR_TRAP (the start function trapped), WEFT_ERR_NOMEM. */
+   WEFT_ERR_TRAP (the start function or _initialize trapped),
+   WEFT_ERR_NOMEM. A reactor module's `_initialize` (exported, of type
+   () -> (); wasi-libc's reactors run their constructors in it) is called
+   here too, after the start function and before the entry is queued,
+   unless the entry is `_initialize` itself. */
 WEFT_API weft_status weft_worker_spawn(weft_sched *sched, weft_module *module,
                                        const weft_worker_config *config,
                                        weft_worker **out, weft_error *err);
 
 /* Sends `len` bytes (copied) to the worker's inbox, waiting up to
    `timeout_ns` for room when it is full. WEFT_OK, or WEFT_ERR_TOO_LARGE,
-   WEFT_ERR_FULL, WEFT_ERR_CLOSED (closed, or the worker ended),
-   WEFT_ERR_NOMEM; err says which limit. */
+   WEFT_ERR_FULL (no room before the timeout), WEFT_ERR_CLOSED, WEFT_ERR_NOMEM;
+   err says which limit, and for CLOSED why: "worker 7 ended: trap:
+   unreachable" (or "done (exit code 0)", "stopped ..."), "worker 7 is
+   ending", or "worker 7's inbox is closed (weft_worker_close)". */
 WEFT_API weft_status weft_worker_post(weft_worker *worker, const void *data, size_t len,
                                       int64_t timeout_ns, weft_error *err);
 /* Takes the next message of the worker's outbox, waiting up to
@@ -1224,7 +1283,9 @@ typedef struct weft_channel_stats {
     uint64_t received;        /* messages taken */
     uint64_t dropped;         /* queued messages discarded (the inbox at
                                  the end, the outbox of a hard stop) */
-    uint64_t refused;         /* sends that failed, for any reason */
+    uint64_t refused;         /* sends that failed, for any reason: every
+                                 non-OK post, every negative guest send
+                                 (-4 .. -8, a bad buffer's -8 too) */
     bool closed;
     weft_channel_limits limits; /* in force (defaults filled in) */
 } weft_channel_stats;

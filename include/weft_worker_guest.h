@@ -5,9 +5,10 @@
  *     clang --target=wasm32-wasi --sysroot=/usr -O2 -I include \
  *           -mexec-model=reactor -Wl,--export=run -o w.wasm w.c
  *
- * (or a plain WASI command: the entry is then _start). The host spawns the
- * module with weft_worker_spawn (include/weft.h); docs/workers.md has the
- * whole ABI.
+ * (or a plain WASI command: the entry is then _start). A reactor's
+ * _initialize (its constructors) is called by weft_worker_spawn before the
+ * entry runs. The host spawns the module with weft_worker_spawn
+ * (include/weft.h); docs/workers.md has the whole ABI.
  *
  * Every call returns a non-negative value on success or one of the
  * negative WEFT_WORKER_* codes. Timeouts are in nanoseconds: 0 answers at
@@ -21,10 +22,12 @@
 #include <stdint.h>
 
 #define WEFT_WORKER_END (-1)       /* the inbox is closed and drained: end of stream */
-#define WEFT_WORKER_TIMEOUT (-2)   /* nothing came (or no room) before the timeout */
+#define WEFT_WORKER_TIMEOUT (-2)   /* recv, peek: nothing came before the timeout
+                                      (send never returns it: see FULL) */
 #define WEFT_WORKER_TOO_SMALL (-3) /* recv: the next message is longer than the buffer;
                                       it stays queued (weft_peek gives its length) */
-#define WEFT_WORKER_FULL (-4)      /* send: the outbox is at its limit */
+#define WEFT_WORKER_FULL (-4)      /* send: the outbox is at its limit and no room
+                                      came before the timeout (0: at once) */
 #define WEFT_WORKER_TOO_LARGE (-5) /* send, set_result: over the per-message limit */
 #define WEFT_WORKER_CLOSED (-6)    /* send: the outbox is closed */
 #define WEFT_WORKER_NOMEM (-7)     /* the host is out of memory */
@@ -45,7 +48,9 @@ WEFT_WORKER_IMPORT("recv") int32_t weft_recv(void *buf, int32_t cap, int64_t tim
    timeout_ns; or END, TIMEOUT. */
 WEFT_WORKER_IMPORT("peek") int32_t weft_peek(int64_t timeout_ns);
 /* Queues len bytes of buf in the outbox, waiting up to timeout_ns for room
-   when it is full; returns 0, or FULL, TOO_LARGE, CLOSED, NOMEM, FAULT. */
+   when it is full; returns 0, or FULL (still no room when the timeout
+   passed), TOO_LARGE, CLOSED, NOMEM, FAULT. Every negative answer counts
+   in the outbox's `refused`. */
 WEFT_WORKER_IMPORT("send") int32_t weft_send(const void *buf, int32_t len, int64_t timeout_ns);
 /* The worker's result bytes (copied; a later call replaces them), which
    the host gets with the end; 0, or TOO_LARGE, NOMEM, FAULT. */

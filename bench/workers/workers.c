@@ -5,6 +5,7 @@
    closed and joined. Guests: tests/workers/src/guest.wat.
 
    usage: bench-workers [N]   (N workers for the big rounds; default 100000) */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
         }                                                                  \
     } while (0)
 
+static int cmp_double(const void *a, const void *b);
 static weft_engine *engine;
 static weft_sched *sched;
 static weft_module *mod;
@@ -30,6 +32,14 @@ static weft_module *mod;
 static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The calling thread's CPU time (a wall-clock figure minus the time the
+   OS gave the core to others). */
+static double cpu_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
@@ -197,6 +207,31 @@ static void round_trip(void) {
     weft_worker_free(w);
 }
 
+/* The round trip's distribution (issue 26): `rounds` round trips, each
+   timed: p50, p99, max. */
+static void round_trip_each(int rounds) {
+    weft_worker *w = spawn("echo");
+    weft_error err;
+    double *lat = calloc((size_t)rounds, sizeof *lat);
+    CHECK(lat, "malloc");
+    for (int i = 0; i < rounds; i++) {
+        uint8_t *data;
+        size_t len;
+        double t0 = now_s();
+        CHECK(weft_worker_post(w, "ping", 4, -1, &err) == WEFT_OK, "post");
+        CHECK(weft_worker_recv(w, -1, &data, &len, &err) == WEFT_OK && len == 4, "recv");
+        lat[i] = now_s() - t0;
+        free(data);
+    }
+    qsort(lat, (size_t)rounds, sizeof *lat, cmp_double);
+    printf("round trip host -> worker -> host, each timed: p50 %.2f us, p99 %.2f us, max %.1f us (%d rounds)\n",
+           lat[rounds / 2] * 1e6, lat[rounds * 99 / 100] * 1e6, lat[rounds - 1] * 1e6, rounds);
+    free(lat);
+    weft_worker_close(w);
+    weft_worker_join(w, -1, NULL);
+    weft_worker_free(w);
+}
+
 static void throughput(size_t size, int count) {
     weft_worker_config c;
     weft_worker_config_init(&c);
@@ -267,7 +302,113 @@ static void terminate_latency(const char *entry, const char *state) {
            state, lat[ROUNDS / 2] * 1e6, lat[ROUNDS - 1] * 1e6, ROUNDS);
 }
 
+/* Stops among busy workers (issue 26): `nbusy` workers send in a loop
+   for ever, each drained by its wake hook on the runners; one at a time
+   is terminated and a new one takes its place, and terminate -> join
+   returning is timed; then every worker is freed at once (terminate and
+   wait, one after the other), and that is timed in total. */
+static void drain_hook(weft_worker *w, void *user) {
+    (void)user;
+    uint8_t *data;
+    size_t len;
+    while (weft_worker_recv(w, 0, &data, &len, NULL) == WEFT_OK) free(data);
+}
+
+static weft_worker *spawn_sender(void) {
+    weft_worker_config c;
+    weft_worker_config_init(&c);
+    c.entry = "sender";
+    c.wake = drain_hook;
+    weft_worker *w;
+    weft_error err;
+    CHECK(weft_worker_spawn(sched, mod, &c, &w, &err) == WEFT_OK, "spawn: %s", err.message);
+    return w;
+}
+
+static void stops_among_busy(int nbusy, int rounds) {
+    weft_worker **w = calloc((size_t)nbusy, sizeof *w);
+    double *lat = calloc((size_t)rounds, sizeof *lat);
+    CHECK(w && lat, "malloc");
+    for (int i = 0; i < nbusy; i++) w[i] = spawn_sender();
+    struct timespec warm = {0, 50000000};
+    nanosleep(&warm, NULL); /* every worker busy */
+    for (int r = 0; r < rounds; r++) {
+        int i = r % nbusy;
+        weft_worker_end end;
+        double t0 = now_s();
+        weft_worker_terminate(w[i]);
+        weft_worker_join(w[i], -1, &end);
+        lat[r] = now_s() - t0;
+        CHECK(end.state == WEFT_WORKER_STOPPED, "end %d", end.state);
+        weft_worker_free(w[i]);
+        w[i] = spawn_sender();
+        struct timespec gap = {0, 1000000}; /* the new one gets going */
+        nanosleep(&gap, NULL);
+    }
+    qsort(lat, (size_t)rounds, sizeof *lat, cmp_double);
+    printf("stop among %d busy workers (senders drained by their hooks), terminate to join returning: "
+           "p50 %.1f us, p99 %.1f us, max %.1f us (%d stops; goal p99 <= 1 ms)\n",
+           nbusy, lat[rounds / 2] * 1e6, lat[rounds * 99 / 100] * 1e6, lat[rounds - 1] * 1e6, rounds);
+    double t0 = now_s(), worst = 0;
+    for (int i = 0; i < nbusy; i++) {
+        double t1 = now_s();
+        weft_worker_free(w[i]);
+        double one = now_s() - t1;
+        if (one > worst) worst = one;
+    }
+    printf("weft_worker_free of all %d busy workers: %.2f ms in total, %.2f ms the longest (goal <= 100 ms)\n",
+           nbusy, (now_s() - t0) * 1e3, worst * 1e3);
+    free(lat);
+    free(w);
+}
+
+/* A cooperative call's time bound (issue 26): two spinning workers on a
+   cooperative scheduler with a 1 ms budget; each weft_sched_run_until_idle
+   is timed (goal: within 1.5 ms in 99 % of calls). */
+static void coop_bound(int calls) {
+    weft_sched_config c = {.cooperative = true, .call_budget_ns = 1000000};
+    weft_sched *cs;
+    weft_error err;
+    CHECK(weft_sched_new(engine, &c, &cs, &err) == WEFT_OK, "coop sched: %s", err.message);
+    weft_worker *w[2];
+    for (int i = 0; i < 2; i++) {
+        weft_worker_config wc;
+        weft_worker_config_init(&wc);
+        wc.entry = "spin";
+        CHECK(weft_worker_spawn(cs, mod, &wc, &w[i], &err) == WEFT_OK, "spawn: %s", err.message);
+    }
+    double *took = calloc((size_t)calls, sizeof *took), *cpu = calloc((size_t)calls, sizeof *cpu);
+    CHECK(took && cpu, "malloc");
+    int within = 0;
+    for (int i = 0; i < calls; i++) {
+        double c0 = cpu_s(), t0 = now_s();
+        weft_sched_run_until_idle(cs, NULL);
+        took[i] = now_s() - t0;
+        cpu[i] = cpu_s() - c0;
+        if (took[i] <= 1.5e-3) within++;
+    }
+    qsort(took, (size_t)calls, sizeof *took, cmp_double);
+    qsort(cpu, (size_t)calls, sizeof *cpu, cmp_double);
+    printf("cooperative call with a 1 ms budget, two spinning workers: wall p50 %.3f ms, p99 %.3f ms, max %.3f ms; "
+           "%.1f %% within 1.5 ms (%d calls; goal 99 %%); the thread's CPU time: p50 %.3f ms, p99 %.3f ms, "
+           "max %.3f ms\n",
+           took[calls / 2] * 1e3, took[calls * 99 / 100] * 1e3, took[calls - 1] * 1e3, 100.0 * within / calls,
+           calls, cpu[calls / 2] * 1e3, cpu[calls * 99 / 100] * 1e3, cpu[calls - 1] * 1e3);
+    free(cpu);
+    for (int i = 0; i < 2; i++) {
+        weft_worker_terminate(w[i]);
+        weft_worker_end end;
+        while (weft_worker_join(w[i], 0, &end) == WEFT_ERR_TIMEOUT) weft_sched_run_until_idle(cs, NULL);
+        weft_worker_free(w[i]);
+    }
+    free(took);
+    weft_sched_free(cs);
+}
+
 int main(int argc, char **argv) {
+    /* bench-workers --stops | --coop: only that part. */
+    const char *only = argc > 1 && argv[1][0] == '-' ? argv[1] : NULL;
+    if (only) argc--, argv++;
     int n = argc > 1 ? atoi(argv[1]) : 100000;
     const char *guest = argc > 2 ? argv[2] : "tests/workers/wasm/guest.wasm";
     engine = weft_engine_new(NULL);
@@ -276,13 +417,26 @@ int main(int argc, char **argv) {
     CHECK(weft_module_load_file(engine, guest, &mod, &err) == WEFT_OK, "%s: %s", guest, err.message);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     printf("weft %s, %ld cores, scheduler with %ld runners\n", weft_version(), cores, cores);
+    if (only) {
+        if (strcmp(only, "--stops") == 0) stops_among_busy(64, 300);
+        else if (strcmp(only, "--coop") == 0) coop_bound(2000);
+        else if (strcmp(only, "--rtt") == 0) round_trip_each(100000);
+        else CHECK(0, "unknown mode %s", only);
+        weft_module_release(mod);
+        weft_sched_free(sched);
+        weft_engine_free(engine);
+        return 0;
+    }
     spawn_alone(n < 20000 ? n : 20000);
     round_trip();
+    round_trip_each(100000);
     throughput(64, 500000);
     throughput(32 << 10, 20000);
     outbox_throughput();
     terminate_latency("echo", "receiving on its inbox");
     terminate_latency("spin", "running");
+    stops_among_busy(64, 300);
+    coop_bound(2000);
     many(n);
     weft_module_release(mod);
     weft_sched_free(sched);

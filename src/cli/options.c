@@ -30,7 +30,10 @@ const cli_option cli_options[] = {
      "floats as decimal numbers, nan, inf) and print each result on its own line, instead "
      "of running _start."},
     {CLI_OPT_MAX_MEMORY, "--max-memory", "BYTES",
-     "Cap every linear memory: memory.grow fails (returns -1) past it."},
+     "Cap every linear memory: memory.grow fails (returns -1) past it. A WASI command that "
+     "imports its memory or spawns threads runs under one budget of BYTES: its memories, "
+     "tables and every thread's wasm stack as touched; a thread whose stack cannot grow "
+     "traps with \"call stack exhausted\"."},
     {CLI_OPT_MAX_STACK, "--max-stack", "BYTES",
      "The wasm operand and frame stack of each execution (default 64M); exceeding it traps "
      "with \"call stack exhausted\"."},

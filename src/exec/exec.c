@@ -6,6 +6,7 @@
 #include "simd.h"
 
 #include <stdio.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define EXEC_DEFAULT_STACK (8u << 20)
@@ -74,9 +75,93 @@ weft_exec *exec_new_sized(weft_store *store, size_t stack_bytes, uint32_t max_de
     e->stack = (uint64_t *)map;
     e->frames = (exec_frame *)(map + e->stack_bytes);
     e->stack_end = e->stack + e->stack_bytes / sizeof(uint64_t);
+    e->commit_end = e->stack_end; /* no budget: the whole reservation */
+    e->frame_commit = e->frames + max_depth;
     atomic_init(&e->attention, 0);
     e->state = EXEC_IDLE;
     return e;
+}
+
+/* ------------------------------------------------------------------------
+ * The stack under a memory budget (issue 26): committed as touched, and
+ * counted as touched. The interpreter compares every call's frame with
+ * e->commit_end and e->frame_commit, the limits it compared with before
+ * budgets existed (then the reservation's ends); under a budget they are
+ * what the budget has paid for, so the one call that passes them comes
+ * here, is charged whole chunks, and goes on, or traps "call stack
+ * exhausted" where it stands when the budget refuses. Nothing is added to
+ * a call that fits.
+ * ------------------------------------------------------------------------ */
+
+static exec_frame *exec_frames_end(const weft_exec *e) { return e->frames + e->max_depth; }
+
+/* No budget: the limits are the reservation's ends. */
+static void exec_limits_whole(weft_exec *e) {
+    e->commit_end = e->stack_end;
+    e->frame_commit = exec_frames_end(e);
+}
+
+/* Charges e's operand slots up to `need` (rounded up to a chunk); false
+   when the budget refuses. */
+static bool exec_charge_slots(weft_exec *e, uint64_t *need) {
+    if (need <= e->commit_end) return true;
+    uint64_t want = (uint64_t)(need - e->stack) * sizeof(uint64_t);
+    want = (want + EXEC_STACK_CHUNK - 1) / EXEC_STACK_CHUNK * EXEC_STACK_CHUNK;
+    if (want > e->stack_bytes) want = e->stack_bytes;
+    uint64_t have = (uint64_t)(e->commit_end - e->stack) * sizeof(uint64_t);
+    if (!rt_budget_take(e->budget, want - have)) return false;
+    e->charged += want - have;
+    e->commit_end = e->stack + want / sizeof(uint64_t);
+    return true;
+}
+
+/* Charges the next chunk of frame records. */
+static bool exec_charge_frames(weft_exec *e) {
+    if (!rt_budget_take(e->budget, EXEC_STACK_CHUNK)) return false;
+    e->charged += EXEC_STACK_CHUNK;
+    size_t n = EXEC_STACK_CHUNK / sizeof(exec_frame);
+    exec_frame *end = exec_frames_end(e);
+    e->frame_commit = (size_t)(end - e->frame_commit) > n ? e->frame_commit + n : end;
+    return true;
+}
+
+bool exec_stack_charge(weft_exec *e, uint64_t *need, const exec_frame *frame) {
+    e->stack_denied = false;
+    if (!e->budget || need > e->stack_end || frame >= exec_frames_end(e)) return false;
+    if (!exec_charge_slots(e, need)) goto denied;
+    while (frame >= e->frame_commit)
+        if (!exec_charge_frames(e)) goto denied;
+    return true;
+denied:
+    e->stack_denied = true;
+    return false;
+}
+
+bool exec_budget_attach(weft_exec *e, rt_budget *budget) {
+    exec_budget_detach(e);
+    if (!budget) return true;
+    e->budget = budget;
+    e->commit_end = e->stack;
+    e->frame_commit = e->frames;
+    e->charged = 0;
+    e->stack_denied = false;
+    if (!exec_charge_slots(e, e->stack + EXEC_STACK_CHUNK / sizeof(uint64_t)) || !exec_charge_frames(e)) {
+        exec_budget_detach(e);
+        return false;
+    }
+    return true;
+}
+
+void exec_budget_detach(weft_exec *e) {
+    if (!e || !e->budget) return;
+    /* Every page it may have touched: the charged ones, and at most a
+       frame and a chunk of records past them. */
+    madvise(e->stack, exec_map_bytes(e->stack_bytes, e->max_depth), MADV_DONTNEED);
+    rt_budget_give(e->budget, e->charged);
+    e->budget = NULL;
+    e->charged = 0;
+    exec_limits_whole(e);
+    e->stack_denied = false;
 }
 
 weft_exec *weft_exec_new(weft_store *store) {
@@ -93,6 +178,10 @@ weft_exec *weft_exec_new(weft_store *store) {
 
 void weft_exec_free(weft_exec *e) {
     if (!e) return;
+    if (e->budget) {
+        rt_budget_give(e->budget, e->charged); /* the pages go with the slot below */
+        e->budget = NULL;
+    }
     if (e->stack) {
         /* Every page may have been touched (a deep recursion). */
         size_t bytes = exec_map_bytes(e->stack_bytes, e->max_depth);
@@ -148,6 +237,10 @@ weft_status weft_exec_start(weft_exec *e, weft_func *func, const weft_val *args,
     if (cf && cmp_is_lazy(cf)) exec_lazy_code(func->inst, cf, &cf, NULL);
     if (cf) need = cf->frame_size > need ? cf->frame_size : need;
     if (need > (size_t)(e->stack_end - e->stack)) return WEFT_ERR_LIMIT;
+    /* The entry's frame is charged here: over the budget, the call cannot
+       start. */
+    if (e->stack + need > e->commit_end && !exec_stack_charge(e, e->stack + need, e->frames))
+        return WEFT_ERR_LIMIT;
     for (uint32_t i = 0, at = 0; i < ft->nparams; i++) at += rt_val_put(e->stack + at, args[i]);
     e->entry = func;
     e->depth = 0;
@@ -185,7 +278,8 @@ weft_status exec_lazy_enter(weft_exec *e, weft_error *err) {
     weft_status st = exec_lazy_code(e->inst, e->fn, &cf, err);
     if (st != WEFT_OK) return st;
     uint64_t *fp = e->fp;
-    if (fp + cf->frame_size > e->stack_end) {
+    if (fp + cf->frame_size > e->commit_end &&
+        !exec_stack_charge(e, fp + cf->frame_size, e->frames)) {
         if (e->depth > 0) { /* back to the call, as `enter` reports it */
             const exec_frame *f = &e->frames[--e->depth];
             e->ip = f->ret_ip - 1;
@@ -366,6 +460,7 @@ uint64_t *weft_caller_restart_word(weft_caller *caller) {
 
 weft_status exec_trap(weft_exec *e, weft_trap trap, const char *message, const cmp_func *fn,
                       weft_instance *inst, const uint32_t *ip, weft_error *err) {
+    if (trap == WEFT_TRAP_STACK_EXHAUSTED && e->stack_denied) message = EXEC_BUDGET_STACK_MSG;
     if (err) {
         char msg[WEFT_ERROR_MESSAGE_MAX];
         snprintf(msg, sizeof msg, "%s", message ? message : weft_trap_message(trap));

@@ -139,7 +139,40 @@ struct weft_exec {
     weft_func *host_pending;
     uint64_t *host_slots;
     uint64_t host_word;
+
+    /* What the interpreter's call checks compare with (interp.c's
+       `enter`): the operand slots [stack, commit_end) and the frame records
+       [frames, frame_commit) a call may use without asking. Without a
+       budget they are the whole reservation (stack_end, frames +
+       max_depth). Under a memory budget (exec_budget_attach; a process's,
+       src/threads) they are what the budget has paid for, in
+       EXEC_STACK_CHUNK steps, so a call past them is the only one that
+       asks for more (exec_stack_charge): checking costs nothing more than
+       the stack limit's check did. `charged` is what the budget gave;
+       stack_denied: the last refusal was the budget's, not the limit's. */
+    uint64_t *commit_end;
+    exec_frame *frame_commit;
+    rt_budget *budget;
+    uint64_t charged;
+    bool stack_denied;
 };
+
+#define EXEC_STACK_CHUNK 16384u
+/* A call needs operand slots up to `need` and a frame record at `frame`,
+   past e->commit_end or e->frame_commit: charges e's budget for them, in
+   whole chunks, and moves those limits. False when e has no budget or the
+   stack's own limit is reached (stack_denied false), or when the budget
+   refused (stack_denied true): the call traps "call stack exhausted". */
+bool exec_stack_charge(weft_exec *e, uint64_t *need, const exec_frame *frame);
+/* Makes `budget` pay for e's stack as touched: charges its first chunks
+   now (false, nothing charged, when the budget has no room). */
+bool exec_budget_attach(weft_exec *e, rt_budget *budget);
+/* Gives back what e's stack was charged and discards its pages (a thread
+   ended; its execution may be reused). No effect without a budget. */
+void exec_budget_detach(weft_exec *e);
+/* The message of a call refused by the budget. */
+#define EXEC_BUDGET_STACK_MSG                                                        \
+    "call stack exhausted: the memory budget (max_memory_bytes) has no room for the thread's stack"
 
 struct weft_caller {
     weft_instance *inst;  /* calling instance, may be NULL */

@@ -199,8 +199,10 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
     /* Saved callers: frame is the next free record. */
     exec_frame *frame = e->frames + e->depth;
     exec_frame *const frames_base = e->frames;
-    exec_frame *const frames_end = e->frames + e->max_depth;
-    uint64_t *const stack_end = e->stack_end;
+    /* What a call may use without asking (exec.h: the reservation's ends,
+       or what a memory budget has paid for). */
+    exec_frame *frames_end = e->frame_commit;
+    uint64_t *stack_end = e->commit_end;
     /* Own functions' code or stubs (module.h): acquire loads, no lock. */
     _Atomic(struct cmp_func *) *code_table = inst->module->code;
 #define SYNC_DEPTH() (e->depth = (uint32_t)(frame - frames_base))
@@ -1027,8 +1029,14 @@ do_call: {
 enter: {
     /* cf and cinst: the callee and its instance; ip: the return address. */
     if (BASE_UNLIKELY(frame >= frames_end || nfp + cf->frame_size > stack_end)) {
-        ip -= 1;
-        TRAP(WEFT_TRAP_STACK_EXHAUSTED);
+        /* Past the limits: the stack's own end, or what the budget paid
+           for so far (exec_stack_charge pays for more, or says no). */
+        if (!exec_stack_charge(e, nfp + cf->frame_size, frame)) {
+            ip -= 1;
+            TRAP(WEFT_TRAP_STACK_EXHAUSTED);
+        }
+        frames_end = e->frame_commit;
+        stack_end = e->commit_end;
     }
     frame->ret_ip = ip;
     frame->fp = fp;

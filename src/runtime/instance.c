@@ -359,12 +359,14 @@ static weft_status rt_instance_alloc(weft_store *store, mod_module *m,
     }
 
     for (uint32_t i = m->ntable_imports; i < m->ntables; i++) {
-        st = rt_table_alloc(m->tables[i].elem, m->tables[i].limits, NULL, &inst->tables[i], err);
+        st = rt_table_alloc(m->tables[i].elem, m->tables[i].limits, NULL, store->budget, &inst->tables[i],
+                            err);
         if (st != WEFT_OK) goto fail;
         inst->tables[i]->store = store;
     }
     for (uint32_t i = m->nmem_imports; i < m->nmems; i++) {
-        st = rt_memory_alloc(store->engine, store->max_memory_bytes, m->mems[i], &inst->mems[i], err);
+        st = rt_memory_alloc(store->engine, store->max_memory_bytes, store->budget, m->mems[i],
+                             &inst->mems[i], err);
         if (st != WEFT_OK) goto fail;
         inst->mems[i]->store = store;
     }

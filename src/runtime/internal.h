@@ -29,13 +29,15 @@ bool rt_store_adopt_instance(weft_store *store, weft_instance *inst,
                              weft_memory **mems, uint32_t nmems);
 
 /* Unowned objects (see above). `config` supplies the memory cap. */
-weft_status rt_memory_alloc(weft_engine *engine, uint64_t cap, weft_limits limits,
+/* `budget` (may be NULL) is charged the memory's pages, now and as it
+   grows, and given them back when it goes. */
+weft_status rt_memory_alloc(weft_engine *engine, uint64_t cap, rt_budget *budget, weft_limits limits,
                             weft_memory **out, weft_error *err);
 void rt_memory_destroy(weft_memory *m);
 /* The engine's pool of memory reservations (memory.c). */
 struct rt_mem_pool *rt_mem_pool_new(void);
 void rt_mem_pool_free(struct rt_mem_pool *pool);
-weft_status rt_table_alloc(weft_valtype elem, weft_limits limits, void *init,
+weft_status rt_table_alloc(weft_valtype elem, weft_limits limits, void *init, rt_budget *budget,
                            weft_table **out, weft_error *err);
 void rt_table_destroy(weft_table *t);
 void rt_func_destroy(weft_func *f);

@@ -143,7 +143,7 @@ void rt_release_pooled(weft_engine *engine, uint8_t *data, uint64_t bytes, uint6
     pthread_mutex_unlock(&p->lock);
 }
 
-weft_status rt_memory_alloc(weft_engine *engine, uint64_t store_cap, weft_limits limits,
+weft_status rt_memory_alloc(weft_engine *engine, uint64_t store_cap, rt_budget *budget, weft_limits limits,
                             weft_memory **out, weft_error *err) {
     const weft_config *config = engine ? &engine->config : NULL;
     *out = NULL;
@@ -189,18 +189,30 @@ weft_status rt_memory_alloc(weft_engine *engine, uint64_t store_cap, weft_limits
                          (unsigned long long)limits.min, (unsigned long long)max_pages,
                          (unsigned long long)(config ? config->max_memory_bytes : 0));
 
+    if (!rt_budget_take(budget, limits.min * RT_PAGE_SIZE))
+        return base_fail(err, WEFT_ERR_LIMIT,
+                         "a memory of %llu pages is over the memory budget (max_memory_bytes %llu, "
+                         "%llu bytes in use)",
+                         (unsigned long long)limits.min, (unsigned long long)budget->limit,
+                         (unsigned long long)atomic_load(&budget->used));
     weft_memory *m = calloc(1, sizeof *m);
-    if (!m) return base_fail(err, WEFT_ERR_NOMEM, "out of memory allocating a memory");
+    if (!m) {
+        rt_budget_give(budget, limits.min * RT_PAGE_SIZE);
+        return base_fail(err, WEFT_ERR_NOMEM, "out of memory allocating a memory");
+    }
+    m->budget = budget;
     m->reserved = max_pages * RT_PAGE_SIZE + RT_GUARD_BYTES;
     m->max_pages = max_pages;
     m->limits = limits;
     if (pthread_mutex_init(&m->grow_lock, NULL) != 0) {
         free(m);
+        rt_budget_give(budget, limits.min * RT_PAGE_SIZE);
         return base_fail(err, WEFT_ERR_NOMEM, "cannot create a memory's lock");
     }
     if (limits.shared && !(m->futex = rt_futex_new())) {
         pthread_mutex_destroy(&m->grow_lock);
         free(m);
+        rt_budget_give(budget, limits.min * RT_PAGE_SIZE);
         return base_fail(err, WEFT_ERR_NOMEM, "out of memory making a memory's wait queues");
     }
     m->engine = engine;
@@ -211,6 +223,7 @@ weft_status rt_memory_alloc(weft_engine *engine, uint64_t store_cap, weft_limits
         pthread_mutex_destroy(&m->grow_lock);
         rt_futex_free(m->futex);
         free(m);
+        rt_budget_give(budget, limits.min * RT_PAGE_SIZE);
         return base_fail(err, WEFT_ERR_NOMEM,
                          "cannot reserve %llu bytes of address space for a memory: %s",
                          r, strerror(e));
@@ -225,6 +238,7 @@ void rt_memory_destroy(weft_memory *m) {
     if (m->data) {
         uint64_t used = atomic_load_explicit(&m->size, memory_order_relaxed);
         rt_release_pooled(m->engine, m->data, m->reserved, used, m->pooled);
+        rt_budget_give(m->budget, used);
     }
     pthread_mutex_destroy(&m->grow_lock);
     rt_futex_free(m->futex);
@@ -234,7 +248,7 @@ void rt_memory_destroy(weft_memory *m) {
 weft_status rt_memory_create(weft_store *store, weft_limits limits,
                              weft_memory **out, weft_error *err) {
     weft_status st = rt_memory_alloc(store ? store->engine : NULL, store ? store->max_memory_bytes : 0,
-                                     limits, out, err);
+                                     store ? store->budget : NULL, limits, out, err);
     if (st != WEFT_OK) return st;
     (*out)->store = store;
     if (!rt_store_add_memory(store, *out)) {
@@ -252,7 +266,9 @@ int64_t rt_memory_grow(weft_memory *mem, uint64_t delta) {
     uint64_t bytes = atomic_load_explicit(&mem->size, memory_order_relaxed);
     uint64_t old = bytes / RT_PAGE_SIZE;
     int64_t result = -1;
-    if (delta <= mem->max_pages - old) {
+    /* Within the maximum and the memory budget (taken under grow_lock, so
+       a failed grow changes neither). */
+    if (delta <= mem->max_pages - old && rt_budget_take(mem->budget, delta * RT_PAGE_SIZE)) {
         /* The pages are mapped already (and zero until touched): growing
            is publishing the new size. */
         atomic_store_explicit(&mem->size, bytes + delta * RT_PAGE_SIZE, memory_order_release);

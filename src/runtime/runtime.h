@@ -20,6 +20,21 @@
 #define RT_MAX_PAGES 65536u        /* 32-bit memories: 4 GiB */
 #define RT_MAX_TABLE_SIZE 10000000u /* implementation limit on table size */
 
+/* A memory budget (weft_process_config.max_memory_bytes): the bytes a
+   guest can make weft commit — every linear memory's pages, every table's
+   elements, every thread's wasm stack as it is touched (src/exec) — taken
+   and given back atomically; a take that would pass `limit` fails and
+   takes nothing. Lives as long as the store that points at it. */
+typedef struct rt_budget {
+    uint64_t limit;
+    _Atomic uint64_t used;
+} rt_budget;
+
+/* Takes `bytes` from `b` (NULL: no budget, always true); false when that
+   would pass its limit. */
+bool rt_budget_take(rt_budget *b, uint64_t bytes);
+void rt_budget_give(rt_budget *b, uint64_t bytes);
+
 struct weft_store {
     weft_engine *engine;
     pthread_mutex_t lock; /* guards the lists below (threads add instances) */
@@ -46,6 +61,9 @@ struct weft_store {
        worker's shared memory: src/workers, which keeps the store alive
        while any user does). */
     bool lends_memories;
+    /* The memory budget its memories, tables and executions draw from, or
+       NULL (a process's: src/threads). */
+    rt_budget *budget;
 };
 
 struct weft_func {
@@ -76,6 +94,7 @@ struct weft_memory {
     weft_store *store;
     weft_engine *engine;          /* whose reservation pool takes it back */
     bool pooled;                  /* data is a slot of the pool's (memory.c) */
+    rt_budget *budget;            /* its pages are charged to it, or NULL */
 };
 
 struct weft_table {
@@ -85,6 +104,7 @@ struct weft_table {
     weft_limits limits;           /* as declared */
     void **elems;                 /* weft_func* (funcref) or host pointer */
     weft_store *store;
+    rt_budget *budget;            /* its elements are charged to it, or NULL */
 };
 
 struct weft_global {

@@ -25,6 +25,20 @@ weft_store *weft_store_new(weft_engine *engine) {
     return s;
 }
 
+bool rt_budget_take(rt_budget *b, uint64_t bytes) {
+    if (!b || !bytes) return true;
+    uint64_t used = atomic_load_explicit(&b->used, memory_order_relaxed);
+    do {
+        if (bytes > b->limit || used > b->limit - bytes) return false;
+    } while (!atomic_compare_exchange_weak_explicit(&b->used, &used, used + bytes, memory_order_relaxed,
+                                                    memory_order_relaxed));
+    return true;
+}
+
+void rt_budget_give(rt_budget *b, uint64_t bytes) {
+    if (b && bytes) atomic_fetch_sub_explicit(&b->used, bytes, memory_order_relaxed);
+}
+
 weft_status weft_store_set_fuel(weft_store *store, uint64_t fuel) {
     if (!store) return WEFT_ERR_MISUSE;
     store->fuel_metered = fuel != WEFT_FUEL_UNLIMITED;

@@ -12,7 +12,7 @@ static bool rt_reftype_ok(weft_valtype t) {
     return t == WEFT_FUNCREF || t == WEFT_EXTERNREF;
 }
 
-weft_status rt_table_alloc(weft_valtype elem, weft_limits limits, void *init,
+weft_status rt_table_alloc(weft_valtype elem, weft_limits limits, void *init, rt_budget *budget,
                            weft_table **out, weft_error *err) {
     *out = NULL;
     if (!rt_reftype_ok(elem))
@@ -26,10 +26,19 @@ weft_status rt_table_alloc(weft_valtype elem, weft_limits limits, void *init,
         return base_fail(err, WEFT_ERR_LIMIT,
                          "table of %llu elements is above the implementation limit of %u",
                          (unsigned long long)limits.min, RT_MAX_TABLE_SIZE);
+    if (!rt_budget_take(budget, limits.min * sizeof(void *)))
+        return base_fail(err, WEFT_ERR_LIMIT,
+                         "a table of %llu elements is over the memory budget (max_memory_bytes %llu)",
+                         (unsigned long long)limits.min, (unsigned long long)budget->limit);
     weft_table *t = calloc(1, sizeof *t);
-    if (!t) return base_fail(err, WEFT_ERR_NOMEM, "out of memory allocating a table");
+    if (!t) {
+        rt_budget_give(budget, limits.min * sizeof(void *));
+        return base_fail(err, WEFT_ERR_NOMEM, "out of memory allocating a table");
+    }
+    t->budget = budget;
     t->elems = base_calloc(limits.min, sizeof *t->elems);
     if (!t->elems) {
+        rt_budget_give(budget, limits.min * sizeof(void *));
         free(t);
         return base_fail(err, WEFT_ERR_NOMEM, "out of memory allocating a table of %llu elements",
                          (unsigned long long)limits.min);
@@ -47,6 +56,7 @@ weft_status rt_table_alloc(weft_valtype elem, weft_limits limits, void *init,
 
 void rt_table_destroy(weft_table *t) {
     if (!t) return;
+    rt_budget_give(t->budget, (uint64_t)t->size * sizeof(void *));
     free(t->elems);
     free(t);
 }
@@ -54,7 +64,7 @@ void rt_table_destroy(weft_table *t) {
 weft_status rt_table_create(weft_store *store, weft_valtype elem,
                             weft_limits limits, void *init,
                             weft_table **out, weft_error *err) {
-    weft_status st = rt_table_alloc(elem, limits, init, out, err);
+    weft_status st = rt_table_alloc(elem, limits, init, store ? store->budget : NULL, out, err);
     if (st != WEFT_OK) return st;
     (*out)->store = store;
     if (!rt_store_add_table(store, *out)) {
@@ -71,8 +81,12 @@ int64_t rt_table_grow(weft_table *t, uint32_t delta, void *init) {
     uint32_t old = t->size;
     if (delta > t->max - old) return -1;
     if (delta == 0) return old;
+    if (!rt_budget_take(t->budget, (uint64_t)delta * sizeof(void *))) return -1; /* over the budget */
     void **p = base_reallocarray(t->elems, (size_t)old + delta, sizeof *p);
-    if (!p) return -1;
+    if (!p) {
+        rt_budget_give(t->budget, (uint64_t)delta * sizeof(void *));
+        return -1;
+    }
     for (uint32_t i = old; i < old + delta; i++) p[i] = init;
     t->elems = p;
     t->size = old + delta;

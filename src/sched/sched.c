@@ -24,6 +24,12 @@
  * still queued, and the execution settles the wait itself when it runs
  * (rt_futex_settle: a notify that won the race still counts, result 0).
  *
+ * Stops jump the queue. An agent asked to stop (WEFT_ATTN_STOP) that is
+ * made ready, or is ready already, goes to the stop queue (stop_head),
+ * taken before every level; when no runner is idle, the one whose step
+ * began first is asked to yield (sched_runner_yield_for_stop_locked). Not
+ * in deterministic mode, whose order is the seed's.
+ *
  * Timers. A min-heap of parked agents by deadline; each agent has at most
  * one entry (its current wait), removed when it is woken.
  *
@@ -75,6 +81,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <time.h>
@@ -85,15 +92,32 @@
 #define SCHED_LEVELS 4
 #define SCHED_DEFAULT_SLICE_NS 2000000ull
 #define SCHED_SPIN_NS 50000 /* an idle runner's spin before it sleeps */
+/* A runner that the OS took off its core since it last looked (an
+   involuntary context switch, or two looks at the clock in a spin further
+   apart than SCHED_SPIN_GAP_NS) is on a machine with more runnable
+   threads than cores. There a spinner only burns its share of the core:
+   the OS then counts it as busy as a CPU-bound process, so it waits a
+   whole time slice (milliseconds) whenever it is preempted, and an agent
+   handed to it waits with it; while a runner that sleeps is woken through
+   the OS with the credit of a sleeper and gets the core at once. So
+   runners do not spin for the next SCHED_SPIN_OFF_NS (issue 26: the round
+   trip's p99 beside one CPU-bound process per core). */
+#define SCHED_SPIN_GAP_NS 20000
+#define SCHED_SPIN_OFF_NS 100000000
 /* Deterministic mode: virtual ns per executed safe point (about what one
    costs the interpreter), where the virtual clock starts, and the realtime
    clock's virtual epoch (2023-11-14T22:13:20Z). */
 #define SCHED_DET_NS_PER_POINT 4
 #define SCHED_DET_START_NS 1000000000ll
 #define SCHED_DET_EPOCH_NS 1700000000000000000ll
-/* Cooperative mode: a slice of slice_ns is this many ns per executed safe
-   point (the deterministic mode's figure). */
-#define SCHED_COOP_NS_PER_POINT 4
+/* Cooperative mode: a call's default budget, and how many executed safe
+   points a timed slice runs between two reads of the clock: the first
+   run of a slice SCHED_COOP_FIRST, then as many as a quarter of the time
+   left takes at the rate measured, within [SCHED_COOP_MIN, SCHED_COOP_MAX]. */
+#define SCHED_COOP_BUDGET_NS 1000000
+#define SCHED_COOP_FIRST 256u
+#define SCHED_COOP_MIN 16u
+#define SCHED_COOP_MAX 4096u
 
 typedef struct sched_runner {
     weft_sched *s;
@@ -103,10 +127,12 @@ typedef struct sched_runner {
     bool asked;              /* told current to yield */
     bool replaced;           /* a replacement runs in its place */
     bool gone;               /* its thread has left (joined at free) */
+    long nivcsw;             /* involuntary switches when it last looked */
     struct sched_runner *next;
 } sched_runner;
 
 struct weft_sched {
+    uint32_t tag;            /* SCHED_TAG_LIVE until weft_sched_free */
     weft_engine *engine;
     uint32_t target;         /* runners wanted */
     uint32_t max_runners;
@@ -116,6 +142,11 @@ struct weft_sched {
     pthread_cond_t tick;     /* the monitor waits */
     bool stopping;
     sched_group *ring[SCHED_LEVELS]; /* ready groups, per level, circular: ring[l] is the tail */
+    /* Agents asked to stop (WEFT_ATTN_STOP) that are ready: taken before
+       every level, so a stop costs one short step, not a wait for the
+       turns of every agent ahead (not in deterministic mode, whose order
+       stays the seed's). */
+    sched_agent *stop_head, *stop_tail;
     uint32_t active;         /* runners not replaced */
     uint32_t busy;           /* runners in a step */
     bool monitor_napping;    /* not ticking: woken by the first agent made ready */
@@ -123,6 +154,13 @@ struct weft_sched {
        time): the next agent made ready clears the flag instead of
        signalling `work`, and the spinner takes it. */
     _Atomic bool spinning;
+    /* A wake-up from outside (sched_wake, sched_poke: a message, a notify,
+       a stop) signals `work` after it has released the lock, not under
+       it: a runner woken under the lock would at once block on it again,
+       two more futex calls and a second wake-up through the OS (issue 26,
+       the round trip under load). Under the lock: */
+    bool defer_work, work_owed;
+    int64_t spin_off_until;  /* under the lock: no spinning before (ns) */
     sched_runner *runners;
     pthread_t monitor;
     bool monitor_started;
@@ -159,7 +197,10 @@ struct weft_sched {
     bool coop_running;       /* a weft_sched_run_until_idle is under way */
     bool coop_idle, coop_edge;
     uint64_t coop_calls;     /* calls made: names the current one */
-    uint64_t coop_points;    /* a slice, in executed safe points */
+    uint64_t coop_points;    /* slice_points: a slice, in executed safe points */
+    bool coop_timed;         /* no slice_points: slices and calls in time */
+    int64_t coop_budget;     /* a call's budget (ns) */
+    int64_t coop_call_end;   /* the running call's deadline (0: not read yet) */
     uint32_t io_armed;
     void (*wake)(weft_sched *s, void *user);
     void *wake_user;
@@ -263,6 +304,52 @@ static void sched_enqueue_locked(weft_sched *s, sched_agent *a) {
     }
 }
 
+static bool sched_stopping(const weft_sched *s, const sched_agent *a) {
+    return !s->det && (atomic_load_explicit(&a->exec->attention, memory_order_relaxed) & WEFT_ATTN_STOP);
+}
+
+/* Puts `a` (READY, in no queue) at the back of the stop queue, and makes
+   room for it at once: when no runner is idle, the one whose step began
+   first (and that is no stop itself) is asked to yield at its next safe
+   point. */
+static void sched_runner_yield_for_stop_locked(weft_sched *s);
+
+static void sched_enqueue_urgent_locked(weft_sched *s, sched_agent *a) {
+    a->next = NULL;
+    a->urgent = true;
+    if (s->stop_tail) s->stop_tail->next = a;
+    else s->stop_head = a;
+    s->stop_tail = a;
+    if (!s->coop) sched_runner_yield_for_stop_locked(s);
+}
+
+/* Takes a READY agent out of its group's FIFO (and the group out of its
+   ring when that empties it). */
+static void sched_unqueue_locked(weft_sched *s, sched_agent *a) {
+    sched_group *g = a->group;
+    sched_agent *before = NULL, *x = g->head;
+    while (x && x != a) {
+        before = x;
+        x = x->next;
+    }
+    if (!x) return;
+    if (before) before->next = a->next;
+    else g->head = a->next;
+    if (g->tail == a) g->tail = before;
+    a->next = NULL;
+    if (g->head) return;
+    g->queued = false;
+    int l = sched_level(g->priority);
+    sched_group *tail = s->ring[l], *prev = tail;
+    while (prev->next != g) prev = prev->next;
+    if (prev == g) {
+        s->ring[l] = NULL; /* the only group */
+    } else {
+        prev->next = g->next;
+        if (tail == g) s->ring[l] = prev;
+    }
+}
+
 static void sched_ready_locked(weft_sched *s, sched_agent *a, uint8_t reason) {
     sched_timer_remove(s, a);
     if (a->io_wait) sched_io_disarm_locked(s, a);
@@ -277,13 +364,16 @@ static void sched_ready_locked(weft_sched *s, sched_agent *a, uint8_t reason) {
         atomic_fetch_or_explicit(&s->det_running->exec->attention, WEFT_ATTN_SUSPEND, memory_order_relaxed);
     a->state = SCHED_READY;
     a->since = sched_now();
-    sched_enqueue_locked(s, a);
+    if (sched_stopping(s, a)) sched_enqueue_urgent_locked(s, a);
+    else sched_enqueue_locked(s, a);
     if (s->monitor_napping && s->busy) {
         s->monitor_napping = false;
         pthread_cond_signal(&s->tick); /* someone may now wait for a runner */
     }
     if (atomic_load_explicit(&s->spinning, memory_order_relaxed))
         atomic_store_explicit(&s->spinning, false, memory_order_release); /* the spinner takes it */
+    else if (s->defer_work)
+        s->work_owed = true; /* signalled once the lock is released */
     else
         pthread_cond_signal(&s->work);
 }
@@ -291,6 +381,14 @@ static void sched_ready_locked(weft_sched *s, sched_agent *a, uint8_t reason) {
 /* The next agent: highest level first; within it the group at the head
    of the ring, which then goes to the back if it has more. */
 static sched_agent *sched_take_locked(weft_sched *s) {
+    if (s->stop_head) {
+        sched_agent *a = s->stop_head;
+        s->stop_head = a->next;
+        if (!s->stop_head) s->stop_tail = NULL;
+        a->next = NULL;
+        a->urgent = false;
+        return a;
+    }
     for (int l = 0; l < SCHED_LEVELS; l++) {
         sched_group *tail = s->ring[l];
         if (!tail) continue;
@@ -312,6 +410,7 @@ static sched_agent *sched_take_locked(weft_sched *s) {
 }
 
 static bool sched_any_ready_locked(const weft_sched *s) {
+    if (s->stop_head) return true;
     for (int l = 0; l < SCHED_LEVELS; l++)
         if (s->ring[l]) return true;
     return false;
@@ -465,9 +564,13 @@ void sched_agent_random(const sched_agent *a, void *buf, size_t len) {
    so the hook never holds up the scheduler; the callers' own locks may
    still be held (weft.h says what the hook may do). */
 static void sched_unlock_edge(weft_sched *s) {
-    bool edge = s->coop_edge;
+    bool edge = s->coop_edge, owed = s->work_owed;
     s->coop_edge = false;
+    s->defer_work = s->work_owed = false;
     pthread_mutex_unlock(&s->lock);
+    /* After the unlock (a runner that waits re-checks the queues under
+       the lock, so the agent queued before it is found either way). */
+    if (owed) pthread_cond_signal(&s->work);
     if (edge && s->wake) s->wake(s, s->wake_user);
 }
 
@@ -475,6 +578,7 @@ static void sched_wake(exec_parker *pk, weft_exec *e, uint32_t gen) {
     sched_agent *a = (sched_agent *)pk;
     weft_sched *s = a->group->sched;
     pthread_mutex_lock(&s->lock);
+    s->defer_work = true;
     if (a->state == SCHED_PARKED && e->waiter.gen == gen) {
         sched_ready_locked(s, a, EXEC_WAKE_NOTIFY);
     } else if (a->state == SCHED_RUNNING) {
@@ -491,8 +595,20 @@ static void sched_poke(exec_parker *pk, weft_exec *e) {
     sched_agent *a = (sched_agent *)pk;
     weft_sched *s = a->group->sched;
     pthread_mutex_lock(&s->lock);
-    if (a->state == SCHED_PARKED) sched_ready_locked(s, a, EXEC_WAKE_POKE);
-    else if (a->state == SCHED_RUNNING) a->poked = true;
+    s->defer_work = true;
+    if (a->state == SCHED_PARKED) {
+        sched_ready_locked(s, a, EXEC_WAKE_POKE);
+    } else if (a->state == SCHED_RUNNING) {
+        a->poked = true;
+    } else if (a->state == SCHED_READY && !a->urgent && sched_stopping(s, a)) {
+        /* Queued behind others: a stop jumps the queue. */
+        sched_unqueue_locked(s, a);
+        sched_enqueue_urgent_locked(s, a);
+        if (atomic_load_explicit(&s->spinning, memory_order_relaxed))
+            atomic_store_explicit(&s->spinning, false, memory_order_release);
+        else
+            s->work_owed = true;
+    }
     sched_unlock_edge(s);
 }
 
@@ -618,6 +734,21 @@ static bool sched_runner_start_locked(weft_sched *s) {
     return true;
 }
 
+static void sched_runner_yield_for_stop_locked(weft_sched *s) {
+    sched_runner *oldest = NULL;
+    for (sched_runner *r = s->runners; r; r = r->next) {
+        if (r->gone) continue;
+        sched_agent *a = r->current;
+        if (!a) return; /* an idle runner takes the stop */
+        /* (One in a host call yields when the call returns.) */
+        if (r->asked || a->urgent || sched_stopping(s, a)) continue;
+        if (!oldest || r->step_start < oldest->step_start) oldest = r;
+    }
+    if (!oldest) return;
+    atomic_fetch_or_explicit(&oldest->current->exec->attention, WEFT_ATTN_SUSPEND, memory_order_release);
+    oldest->asked = true;
+}
+
 /* After a step of `a` that returned `st`, under s->lock. */
 static void sched_step_done_locked(weft_sched *s, sched_agent *a, weft_status st) {
     weft_exec *e = a->exec;
@@ -671,15 +802,33 @@ static void sched_step_done_locked(weft_sched *s, sched_agent *a, weft_status st
    early when an agent is made ready (sched_ready_locked clears the flag
    instead of signalling) or the scheduler stops. One runner spins at a
    time, so an idle pool burns at most one core, and only briefly. */
-static void sched_spin_locked(weft_sched *s) {
+static void sched_spin_locked(weft_sched *s, sched_runner *r) {
+    int64_t now = sched_now();
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+        if (ru.ru_nivcsw != r->nivcsw) s->spin_off_until = now + SCHED_SPIN_OFF_NS; /* preempted */
+        r->nivcsw = ru.ru_nivcsw;
+    }
+    if (now < s->spin_off_until) return;
     atomic_store_explicit(&s->spinning, true, memory_order_relaxed);
     pthread_mutex_unlock(&s->lock);
-    int64_t until = sched_now() + SCHED_SPIN_NS;
+    int64_t until = now + SCHED_SPIN_NS, last = now;
+    bool preempted = false;
     for (uint32_t i = 1; atomic_load_explicit(&s->spinning, memory_order_acquire); i++) {
         base_pause();
-        if (i % 64 == 0 && sched_now() >= until) break;
+        if (i % 64 == 0) {
+            int64_t t = sched_now();
+            if (t - last > SCHED_SPIN_GAP_NS) {
+                preempted = true;
+                last = t;
+                break;
+            }
+            last = t;
+            if (t >= until) break;
+        }
     }
     pthread_mutex_lock(&s->lock);
+    if (preempted) s->spin_off_until = last + SCHED_SPIN_OFF_NS;
     atomic_store_explicit(&s->spinning, false, memory_order_relaxed);
 }
 
@@ -703,7 +852,7 @@ static void *sched_runner_main(void *arg) {
             }
             if (!spun && !s->det && !atomic_load_explicit(&s->spinning, memory_order_relaxed)) {
                 spun = true;
-                sched_spin_locked(s);
+                sched_spin_locked(s, r);
                 continue; /* the loop looks again (and at s->stopping) */
             }
             pthread_cond_wait(&s->work, &s->lock);
@@ -923,6 +1072,7 @@ weft_status weft_sched_new(weft_engine *engine, const weft_sched_config *config,
     weft_sched *s = calloc(1, sizeof *s);
     if (!s) return base_fail(err, WEFT_ERR_NOMEM, "out of memory making a scheduler");
     s->epoll_fd = s->wake_fd = -1;
+    s->tag = SCHED_TAG_LIVE;
     s->engine = engine;
     s->target = cfg.runners;
     s->max_runners = cfg.max_runners;
@@ -932,8 +1082,9 @@ weft_status weft_sched_new(weft_engine *engine, const weft_sched_config *config,
         /* At least 2: the safe point that ends a slice returns before it
            looks at the requests (interp.c), so a slice of 1 would never
            see a stop. */
-        s->coop_points = (uint64_t)s->slice / SCHED_COOP_NS_PER_POINT;
-        if (s->coop_points < 2) s->coop_points = 2;
+        s->coop_points = cfg.slice_points < 2 ? 2 : cfg.slice_points;
+        s->coop_timed = cfg.slice_points == 0;
+        s->coop_budget = cfg.call_budget_ns ? (int64_t)cfg.call_budget_ns : SCHED_COOP_BUDGET_NS;
         s->wake = cfg.wake;
         s->wake_user = cfg.wake_user;
     }
@@ -988,8 +1139,19 @@ weft_status weft_sched_new(weft_engine *engine, const weft_sched_config *config,
     return WEFT_OK;
 }
 
+void sched_check_handle(const weft_sched *s, const char *fn) {
+    uint32_t tag = s->tag;
+    if (tag == SCHED_TAG_LIVE) return;
+    fprintf(stderr, "weft: %s: %p is %s\n", fn, (const void *)s,
+            tag == SCHED_TAG_DEAD ? "a scheduler freed already (weft_sched_free): a use after free"
+                                  : "not a scheduler handle (or one freed and reused)");
+    abort();
+}
+
 void weft_sched_free(weft_sched *s) {
+    SCHED_CHECK(s, "weft_sched_free");
     if (!s) return;
+    s->tag = SCHED_TAG_DEAD;
     pthread_mutex_lock(&s->lock);
     s->stopping = true;
     pthread_cond_broadcast(&s->work);
@@ -1045,6 +1207,7 @@ static size_t sched_describe_locked(sched_agent *a, int64_t now, char *buf, size
 }
 
 uint64_t weft_sched_executed(weft_sched *s) {
+    SCHED_CHECK(s, "weft_sched_executed");
     if (!s) return 0;
     pthread_mutex_lock(&s->lock);
     uint64_t n = s->points;
@@ -1053,12 +1216,17 @@ uint64_t weft_sched_executed(weft_sched *s) {
 }
 
 size_t weft_sched_dump(weft_sched *s, char *buf, size_t size) {
+    SCHED_CHECK(s, "weft_sched_dump");
+    return s ? sched_dump_group(s, NULL, buf, size) : (size ? (buf[0] = '\0', 0) : 0);
+}
+
+size_t sched_dump_group(weft_sched *s, const sched_group *g, char *buf, size_t size) {
     if (size) buf[0] = '\0';
-    if (!s) return 0;
     size_t need = 0;
     pthread_mutex_lock(&s->lock);
     int64_t now = sched_now();
     for (sched_agent *a = s->live; a; a = a->live_next) {
+        if (g && a->group != g) continue;
         size_t left = need < size ? size - need : 0;
         need += sched_describe_locked(a, now, left ? buf + need : NULL, left);
     }
@@ -1074,7 +1242,10 @@ size_t weft_sched_dump(weft_sched *s, char *buf, size_t size) {
  * runner, called by the host from its loop. It takes due timers and ready
  * fds first (the epoll set is the host's to watch: weft_sched_fd), then
  * gives every ready agent one slice, counted in executed safe points
- * (EXEC_ATTN_SLICE, as in deterministic mode: no monitor to cut it). The
+ * (EXEC_ATTN_SLICE, as in deterministic mode: no monitor to cut it), with
+ * the clock read between runs of at most SCHED_COOP_MAX of them so that a
+ * slice and the call end in time (call_budget_ns), unless slice_points
+ * asks for a count alone. The
  * fairness wall: an agent that already had its slice in this call and is
  * ready again (preempted, or woken by another agent's message) is set
  * aside and queued again, in order, when the call returns, so one call
@@ -1097,6 +1268,7 @@ bool sched_agent_cooperative(const sched_agent *a) { return a->group->sched->coo
 /* Ready agents, counted (the exact `runnable` of a summary). */
 static uint32_t sched_ready_count_locked(const weft_sched *s) {
     uint32_t n = 0;
+    for (sched_agent *a = s->stop_head; a; a = a->next) n++;
     for (int l = 0; l < SCHED_LEVELS; l++) {
         sched_group *tail = s->ring[l];
         if (!tail) continue;
@@ -1141,7 +1313,7 @@ static void sched_coop_step_locked(weft_sched *s, sched_agent *a, weft_sched_sum
     weft_exec *e = a->exec;
     a->state = SCHED_RUNNING;
     a->coop_call = s->coop_calls;
-    e->slice_left = s->coop_points;
+    e->slice_left = s->coop_timed ? SCHED_COOP_FIRST : s->coop_points;
     atomic_fetch_or_explicit(&e->attention, EXEC_ATTN_SLICE, memory_order_relaxed);
     s->busy++;
     weft_sched_event ev = {.group = a->group->id};
@@ -1151,6 +1323,24 @@ static void sched_coop_step_locked(weft_sched *s, sched_agent *a, weft_sched_sum
     weft_error err;
     sched_running = a;
     weft_status st = weft_exec_run(e, &err);
+    if (s->coop_timed) {
+        /* Runs of at most a few thousand safe points, with a clock read
+           between them, until the slice's time or the call's is up. */
+        int64_t t0 = sched_now(), end = t0 + s->slice;
+        if (end > s->coop_call_end) end = s->coop_call_end;
+        uint64_t chunk = SCHED_COOP_FIRST;
+        while (st == WEFT_SUSPENDED && e->state == EXEC_SUSPENDED && e->slice_left == 0) {
+            int64_t t = sched_now();
+            if (t >= end) break;
+            int64_t per = (t - t0) / (int64_t)chunk; /* ns per safe point, so far */
+            int64_t fit = (end - t) / 4 / (per > 0 ? per : 1);
+            chunk = fit > SCHED_COOP_MAX ? SCHED_COOP_MAX : fit < SCHED_COOP_MIN ? SCHED_COOP_MIN : (uint64_t)fit;
+            t0 = t;
+            e->slice_left = chunk;
+            atomic_fetch_or_explicit(&e->attention, EXEC_ATTN_SLICE, memory_order_relaxed);
+            st = weft_exec_run(e, &err);
+        }
+    }
     sched_running = NULL;
     atomic_fetch_and_explicit(&e->attention, ~EXEC_ATTN_SLICE, memory_order_relaxed);
 
@@ -1189,6 +1379,7 @@ weft_status weft_sched_run_until_idle(weft_sched *s, weft_sched_summary *summary
     sum->events = events;
     sum->events_cap = cap;
     sum->deadline = -1;
+    SCHED_CHECK(s, "weft_sched_run_until_idle");
     if (!s || !s->coop) return WEFT_ERR_MISUSE;
     pthread_mutex_lock(&s->lock);
     if (s->coop_running) {
@@ -1203,8 +1394,15 @@ weft_status weft_sched_run_until_idle(weft_sched *s, weft_sched_summary *summary
     /* And at most as many slices as there were agents: ones started
        during the call (a thread spawning threads) wait for the next. */
     uint32_t budget = s->nlive;
-    for (sched_agent *a; budget && (a = sched_take_locked(s));) {
-        if (a->coop_call == s->coop_calls) {
+    /* Timed: the clock is read once there is something to run (an idle
+       call reads none), and no slice starts once the budget is spent (the
+       agents not run keep their places in the queues). */
+    s->coop_call_end = 0;
+    for (sched_agent *a; budget;) {
+        if (s->coop_call_end && sched_now() >= s->coop_call_end) break;
+        if (!(a = sched_take_locked(s))) break;
+        if (s->coop_timed && !s->coop_call_end) s->coop_call_end = sched_now() + s->coop_budget;
+        if (a->coop_call == s->coop_calls && !sched_stopping(s, a)) { /* a stop is not held back */
             a->next = NULL;
             if (aside_tail) aside_tail->next = a;
             else aside = a;
@@ -1232,7 +1430,10 @@ weft_status weft_sched_run_until_idle(weft_sched *s, weft_sched_summary *summary
     return WEFT_OK;
 }
 
-int weft_sched_fd(weft_sched *s) { return s && s->coop ? s->epoll_fd : -1; }
+int weft_sched_fd(weft_sched *s) {
+    SCHED_CHECK(s, "weft_sched_fd");
+    return s && s->coop ? s->epoll_fd : -1;
+}
 
 /* weft_sched_start: a host's execution as the one agent of a group. */
 typedef struct sched_solo {
@@ -1259,6 +1460,7 @@ static void sched_solo_describe(sched_group *g, sched_agent *a, char *buf, size_
 weft_status weft_sched_start(weft_sched *s, weft_exec *e, weft_priority priority,
                              weft_sched_ended_fn ended, void *user, uint32_t *id, weft_error *err) {
     if (id) *id = 0;
+    SCHED_CHECK(s, "weft_sched_start");
     if (!s || !e) return base_fail(err, WEFT_ERR_MISUSE, "weft_sched_start: NULL argument");
     if ((e->state != EXEC_READY && e->state != EXEC_SUSPENDED) || e->parker)
         return base_fail(err, WEFT_ERR_MISUSE,

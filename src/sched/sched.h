@@ -49,7 +49,8 @@ struct sched_agent {
     struct weft_async *async; /* its parked async host call (async.c), or
                                  NULL; touched only by its own steps and
                                  after its end */
-    sched_agent *next;       /* in its group's ready FIFO */
+    bool urgent;             /* READY in the stop queue (not its group's) */
+    sched_agent *next;       /* in its group's ready FIFO, or the stop queue */
     sched_agent *live_prev, *live_next; /* every agent not ended */
 };
 
@@ -104,6 +105,22 @@ int sched_agent_wait_io(sched_agent *a, const struct pollfd *fds, size_t nfds, i
    park without losing one). No effect on a ready or ended agent. Any
    thread; takes the scheduler's lock (a leaf). */
 void sched_agent_wake(sched_agent *a);
+
+/* weft_sched_dump's lines for the agents of `g` only (NULL: every
+   agent). */
+size_t sched_dump_group(weft_sched *s, const sched_group *g, char *buf, size_t size);
+
+/* Handle checks (src/workers/workers.h says why): aborts with a report
+   when `s` (not NULL) is not a live scheduler. SCHED_CHECK compiles to
+   nothing when NDEBUG is defined. */
+void sched_check_handle(const weft_sched *s, const char *fn);
+#ifdef NDEBUG
+#define SCHED_CHECK(s, fn) ((void)0)
+#else
+#define SCHED_CHECK(s, fn) do { if (s) sched_check_handle((s), (fn)); } while (0)
+#endif
+#define SCHED_TAG_LIVE 0x73636c76u /* "sclv" */
+#define SCHED_TAG_DEAD 0x73636464u /* "scdd" */
 
 /* Whether `a`'s scheduler is cooperative (weft_sched_config.cooperative). */
 bool sched_agent_cooperative(const sched_agent *a);

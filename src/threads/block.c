@@ -76,10 +76,22 @@ static int thr_block(struct weft_wasi *w, wasi_wait *wait) {
     if (!det && agent && wait->restartable && wait->caller && wait->caller->exec == agent->exec &&
         sched_agent_try_park(agent, wait, &result))
         return result;
-    if (agent) {
+    /* Noted for the dumps: on the agent, or on the OS thread's record. */
+    thr_thread *self = !agent && wait->caller && wait->caller->exec &&
+                               wait->caller->exec->group == &p->group
+                           ? wait->caller->exec->group_member
+                           : NULL;
+    if (agent || self) {
         char what[64];
         wasi_wait_describe(wait, what, sizeof what);
-        sched_agent_note(agent, what);
+        if (agent) {
+            sched_agent_note(agent, what);
+        } else {
+            pthread_mutex_lock(&p->lock);
+            snprintf(self->note, sizeof self->note, "%s", what);
+            self->note_since = thr_now();
+            pthread_mutex_unlock(&p->lock);
+        }
     }
     struct pollfd small[8];
     struct pollfd *fds = wait->nfds + 1 <= 8 ? small : calloc(wait->nfds + 1, sizeof *fds);
@@ -109,6 +121,11 @@ static int thr_block(struct weft_wasi *w, wasi_wait *wait) {
     }
     if (fds != small) free(fds);
     if (agent) sched_agent_note(agent, NULL);
+    if (self) {
+        pthread_mutex_lock(&p->lock);
+        self->note[0] = '\0';
+        pthread_mutex_unlock(&p->lock);
+    }
     return result;
 }
 

@@ -74,12 +74,6 @@ void thr_thread_reap(thr_process *p, thr_thread *t) {
     free(t);
 }
 
-static int64_t thr_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
 /* The supervisor: joins threads as they end, until the process has ended
    and every thread is gone (true), or `until` has come (CLOCK_MONOTONIC
    ns; 0: only look, -1: never; false). With a time limit it also keeps the
@@ -165,6 +159,7 @@ weft_status weft_process_new(weft_engine *engine, weft_module *module, weft_wasi
                                                    : THR_DEFAULT_MAX_THREADS;
     p->timeout_ns = config ? config->timeout_ns : 0;
     p->sched = config ? config->sched : NULL;
+    SCHED_CHECK(p->sched, "weft_process_new");
     if (p->sched) {
         sched_group_init(&p->agents, p->sched, config->priority, thr_agent_ended, thr_agent_describe);
         p->agents.member = thr_agent_member;
@@ -198,6 +193,10 @@ weft_status weft_process_new(weft_engine *engine, weft_module *module, weft_wasi
         goto fail;
     }
     p->store = weft_store_new(engine);
+    if (p->store && config && config->max_memory_bytes) {
+        p->budget.limit = config->max_memory_bytes;
+        p->store->budget = &p->budget; /* before anything is made in it */
+    }
     p->linker = p->store ? weft_linker_new(p->store) : NULL;
     if (!p->linker) {
         st = base_fail(err, WEFT_ERR_NOMEM, "out of memory making a process's store");
@@ -313,6 +312,39 @@ void weft_process_stop(weft_process *proc) {
     pthread_mutex_lock(&p->lock);
     thr_end_locked(p, WEFT_PROCESS_STOPPED, 0, 0, NULL);
     pthread_mutex_unlock(&p->lock);
+}
+
+size_t weft_process_dump(weft_process *proc, char *buf, size_t size) {
+    if (size) buf[0] = '\0';
+    if (!proc) return 0;
+    thr_process *p = &proc->p;
+    if (p->sched) return sched_dump_group(p->sched, &p->agents, buf, size);
+    size_t need = 0;
+    pthread_mutex_lock(&p->lock);
+    int64_t now = thr_now();
+    thr_thread *oldest = p->threads;
+    while (oldest && oldest->next) oldest = oldest->next;
+    for (thr_thread *t = oldest; t; t = t->prev) { /* oldest first */
+        if (t->done) continue;
+        size_t left = need < size ? size - need : 0;
+        char *at = left ? buf + need : NULL;
+        int64_t since = atomic_load_explicit(&t->wait_since, memory_order_acquire);
+        int n;
+        if (since)
+            n = snprintf(at, left, "thread %u is waiting on address 0x%llx (futex) after %.2f s\n",
+                         t->tid, (unsigned long long)t->wait_addr, (double)(now - since) / 1e9);
+        else if (t->note[0])
+            n = snprintf(at, left, "thread %u is %s after %.2f s\n", t->tid, t->note,
+                         (double)(now - t->note_since) / 1e9);
+        else if (atomic_load_explicit(&t->exec->in_host, memory_order_relaxed))
+            n = snprintf(at, left, "thread %u is in a host call (a WASI call or an import)\n",
+                         t->tid);
+        else
+            n = snprintf(at, left, "thread %u is running\n", t->tid);
+        need += n > 0 ? (size_t)n : 0;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return need;
 }
 
 const char *weft_process_report(const weft_process *proc) {

@@ -44,11 +44,18 @@ void thr_count_live_locked(thr_process *p, int dlive) {
     if (dlive < 0) thr_check_deadlock(p, now);
 }
 
+int64_t thr_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 void thr_blocked(exec_group *g, weft_exec *e, uint64_t addr, int width) {
     thr_process *p = (thr_process *)g;
     thr_thread *t = e->group_member;
     t->wait_addr = addr;
     t->wait_width = width;
+    atomic_store_explicit(&t->wait_since, thr_now(), memory_order_release);
     uint64_t now = atomic_fetch_add_explicit(&p->counts, 1, memory_order_acq_rel) + 1;
     if (THR_LIVE(now) == THR_BLOCKED(now)) {
         pthread_mutex_lock(&p->lock);
@@ -60,8 +67,9 @@ void thr_blocked(exec_group *g, weft_exec *e, uint64_t addr, int width) {
 }
 
 void thr_unblocked(exec_group *g, weft_exec *e) {
-    (void)e;
     thr_process *p = (thr_process *)g;
+    thr_thread *t = e->group_member;
+    atomic_store_explicit(&t->wait_since, 0, memory_order_release);
     atomic_fetch_sub_explicit(&p->counts, 1, memory_order_acq_rel);
 }
 
@@ -134,6 +142,7 @@ uint32_t thr_agent_member(sched_group *g, sched_agent *a) {
 #define THR_SPARE_MAX 64 /* executions kept for reuse */
 
 void thr_exec_recycle(thr_process *p, weft_exec *e) {
+    exec_budget_detach(e); /* its stack goes back to the budget */
     pthread_mutex_lock(&p->spare_lock);
     bool kept = p->spare.len < THR_SPARE_MAX && BASE_VEC_PUSH(p->spare, e);
     pthread_mutex_unlock(&p->spare_lock);
@@ -155,6 +164,14 @@ thr_thread *thr_thread_make(thr_process *p, uint32_t tid, weft_func *func, const
     if (!e) {
         free(t);
         base_fail(err, WEFT_ERR_NOMEM, "out of memory making thread %u's execution", tid);
+        return NULL;
+    }
+    if (p->store->budget && !exec_budget_attach(e, p->store->budget)) {
+        thr_exec_recycle(p, e);
+        free(t);
+        base_fail(err, WEFT_ERR_LIMIT,
+                  "no room for thread %u's stack in the memory budget (max_memory_bytes %llu)", tid,
+                  (unsigned long long)p->budget.limit);
         return NULL;
     }
     weft_status st = weft_exec_start(e, func, args, nargs);

@@ -60,6 +60,12 @@ typedef struct thr_thread {
     weft_error err;           /* the run's error (trap with backtrace) */
     uint64_t wait_addr;       /* its last untimed futex wait */
     int wait_width;
+    /* For weft_process_dump on OS threads: when its untimed futex wait
+       began (0: not in one; set and cleared by the futex hooks), and
+       what a blocking WASI call waits for (under p->lock; "" = none). */
+    _Atomic int64_t wait_since;
+    char note[64];
+    int64_t note_since;
     struct thr_thread *next, *prev; /* p->threads; under p->lock */
 } thr_thread;
 
@@ -111,6 +117,10 @@ struct thr_process {
     pthread_mutex_t spare_lock;
     BASE_VEC(weft_exec *) spare;
 
+    /* The memory budget (max_memory_bytes; limit 0 = none): the store
+       points at it, every thread's execution is attached to it. */
+    rt_budget budget;
+
     weft_process_outcome outcome;
     BASE_VEC(weft_process_waiter) waiters; /* deadlock: who waits on what */
     char *report;             /* report.c, after the run */
@@ -151,6 +161,8 @@ uint32_t thr_agent_member(sched_group *g, sched_agent *a);
 /* The futex hooks (exec_group). */
 void thr_blocked(exec_group *g, weft_exec *e, uint64_t addr, int width);
 void thr_unblocked(exec_group *g, weft_exec *e);
+/* CLOCK_MONOTONIC, in ns. */
+int64_t thr_now(void);
 /* Adds dlive live threads (may be negative); call with p->lock held. May
    end the process with a deadlock. */
 void thr_count_live_locked(thr_process *p, int dlive);

@@ -120,7 +120,7 @@ bool wk_push_locked(wk_channel *ch, wk_msg *m) {
     ch->bytes += m->len;
     ch->sent++;
     wk_wake_agent_locked(ch);
-    if (ch->host_waiters) pthread_cond_broadcast(&ch->cond);
+    if (ch->host_waiters) ch->host_owed = true;
     return was_empty;
 }
 
@@ -135,7 +135,7 @@ wk_msg *wk_pop_locked(wk_channel *ch) {
     ch->received++;
     m->next = NULL;
     wk_wake_agent_locked(ch);
-    if (ch->host_waiters) pthread_cond_broadcast(&ch->cond);
+    if (ch->host_waiters) ch->host_owed = true;
     return m;
 }
 
@@ -144,7 +144,7 @@ bool wk_close_locked(wk_channel *ch) {
     atomic_fetch_add_explicit(&ch->changes, 1, memory_order_release);
     ch->closed = true;
     wk_wake_agent_locked(ch);
-    pthread_cond_broadcast(&ch->cond);
+    ch->host_owed = true;
     return true;
 }
 
@@ -159,10 +159,16 @@ void wk_drop_locked(wk_channel *ch) {
     ch->count = 0;
     ch->bytes = 0;
     wk_wake_agent_locked(ch);
-    if (ch->host_waiters) pthread_cond_broadcast(&ch->cond);
+    if (ch->host_waiters) ch->host_owed = true;
 }
 
-#define WK_SPIN 256 /* pauses: a few microseconds */
+/* How long a host waiter spins before it sleeps: long enough for a
+   worker's answer on an idle core (a round trip is about 2 µs), short
+   enough that a host thread waiting on a loaded machine does not burn its
+   share of the core, which would have the OS hold it off for whole time
+   slices (issue 26: 256 pauses took 49 µs on the 2-core EPYC VM, and the
+   round trip's p99 beside two CPU-bound processes was 1.6-2.7 ms). */
+#define WK_SPIN_NS 4000
 
 /* Waits on ch->cond until woken or `deadline` (under ch->lock). False when
    the deadline has passed (or was 0). */
@@ -172,12 +178,16 @@ static bool wk_host_wait_locked(wk_channel *ch, int64_t deadline) {
     /* Spin a little first: a worker usually answers within microseconds,
        and a sleep and a wake-up cost more than that. */
     uint32_t seen = atomic_load_explicit(&ch->changes, memory_order_relaxed);
-    pthread_mutex_unlock(&ch->lock);
-    for (int i = 0; i < WK_SPIN && atomic_load_explicit(&ch->changes, memory_order_acquire) == seen; i++)
+    wk_unlock(ch);
+    int64_t until = wk_now() + WK_SPIN_NS;
+    for (uint32_t i = 1; atomic_load_explicit(&ch->changes, memory_order_acquire) == seen; i++) {
         base_pause();
+        if (i % 8 == 0 && wk_now() >= until) break;
+    }
     pthread_mutex_lock(&ch->lock);
     if (atomic_load_explicit(&ch->changes, memory_order_relaxed) != seen) return true;
     ch->host_waiters++;
+    wk_flush_owed_locked(ch);
     if (deadline < 0) {
         pthread_cond_wait(&ch->cond, &ch->lock);
     } else {
@@ -202,7 +212,7 @@ weft_status wk_host_send(wk_channel *ch, wk_msg *m, int64_t deadline, bool *edge
     }
     if (st == WEFT_OK) *edge = wk_push_locked(ch, m);
     else ch->refused++;
-    pthread_mutex_unlock(&ch->lock);
+    wk_unlock(ch);
     if (st != WEFT_OK) wk_msg_free(m);
     return st;
 }
@@ -221,6 +231,6 @@ weft_status wk_host_recv(wk_channel *ch, int64_t deadline, wk_msg **out, weft_er
             break;
         }
     }
-    pthread_mutex_unlock(&ch->lock);
+    wk_unlock(ch);
     return st;
 }

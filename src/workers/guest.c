@@ -67,11 +67,12 @@ static weft_status wk_guest_wait(weft_caller *c, weft_worker *w, wk_channel *ch,
     if (a && a->owner == w && c->exec == a->exec) {
         ch->agent = a;
         ch->agent_waits = true;
-        pthread_mutex_unlock(&ch->lock);
+        wk_unlock(ch);
         sched_agent_wait_io(a, NULL, 0, deadline, what); /* cannot fail without fds */
         return WEFT_SUSPENDED;
     }
     ch->host_waiters++;
+    wk_flush_owed_locked(ch);
     if (deadline < 0) {
         pthread_cond_wait(&ch->cond, &ch->lock);
     } else {
@@ -79,7 +80,7 @@ static weft_status wk_guest_wait(weft_caller *c, weft_worker *w, wk_channel *ch,
         pthread_cond_timedwait(&ch->cond, &ch->lock, &ts);
     }
     ch->host_waiters--;
-    pthread_mutex_unlock(&ch->lock);
+    wk_unlock(ch);
     return WEFT_SUSPENDED;
 }
 
@@ -124,21 +125,21 @@ static weft_status wk_take(weft_caller *c, weft_worker *w, bool take, uint32_t p
     if (m) {
         size_t len = m->len;
         if (!take || len > cap) {
-            pthread_mutex_unlock(&ch->lock);
+            wk_unlock(ch);
             WK_RESULT(take ? WK_TOO_SMALL : len > INT32_MAX ? WK_TOO_LARGE : (int64_t)len);
         }
         m = wk_pop_locked(ch);
-        pthread_mutex_unlock(&ch->lock);
+        wk_unlock(ch);
         if (len) memcpy(at, m->data, len);
         wk_msg_free(m);
         WK_RESULT(len);
     }
     if (ch->closed) {
-        pthread_mutex_unlock(&ch->lock);
+        wk_unlock(ch);
         WK_RESULT(WK_END);
     }
     if (wk_passed(deadline)) {
-        pthread_mutex_unlock(&ch->lock);
+        wk_unlock(ch);
         WK_RESULT(WK_TIMEOUT);
     }
     return wk_guest_wait(c, w, ch, deadline, take ? "receiving on its inbox" : "peeking at its inbox");
@@ -168,8 +169,13 @@ static weft_status wk_g_send(weft_caller *c, void *env, const weft_val *args, we
     uint32_t ptr = (uint32_t)args[0].of.i32, len = (uint32_t)args[1].of.i32;
     int64_t deadline = wk_call_deadline(c, args[2].of.i64);
     const uint8_t *from = wk_guest_bytes(c, ptr, len);
-    if (!from) WK_RESULT(WK_FAULT);
     wk_channel *ch = &w->outbox;
+    if (!from) { /* refused too: every refused send is counted */
+        pthread_mutex_lock(&ch->lock);
+        ch->refused++;
+        wk_unlock(ch);
+        WK_RESULT(WK_FAULT);
+    }
     /* Look first, so a full channel costs no copy; then copy without the
        lock, and queue after a second look (the host may have closed it). */
     pthread_mutex_lock(&ch->lock);
@@ -181,17 +187,17 @@ static weft_status wk_g_send(weft_caller *c, void *env, const weft_val *args, we
     }
     if (st != WEFT_OK) {
         ch->refused++;
-        pthread_mutex_unlock(&ch->lock);
+        wk_unlock(ch);
         WK_RESULT(wk_code(st));
     }
-    pthread_mutex_unlock(&ch->lock);
+    wk_unlock(ch);
     wk_msg *m = wk_msg_new(from, len);
     pthread_mutex_lock(&ch->lock);
     st = m ? wk_send_check_locked(ch, len, NULL) : WEFT_ERR_NOMEM;
     bool edge = false;
     if (st == WEFT_OK) edge = wk_push_locked(ch, m);
     else ch->refused++;
-    pthread_mutex_unlock(&ch->lock);
+    wk_unlock(ch);
     if (st != WEFT_OK) {
         wk_msg_free(m);
         WK_RESULT(wk_code(st == WK_AGAIN ? WEFT_ERR_FULL : st));
@@ -231,7 +237,7 @@ static weft_status wk_g_close(weft_caller *c, void *env, const weft_val *args, w
     if (wk_stopping(c)) return WEFT_SUSPENDED;
     pthread_mutex_lock(&w->outbox.lock);
     bool edge = wk_close_locked(&w->outbox);
-    pthread_mutex_unlock(&w->outbox.lock);
+    wk_unlock(&w->outbox);
     if (edge) wk_worker_notify(w);
     WK_RESULT(0);
 }

@@ -78,6 +78,15 @@ void weft_shared_memory_release(weft_shared_memory *sm) {
  * The record
  * ------------------------------------------------------------------------ */
 
+void wk_check_handle(const weft_worker *w, const char *fn) {
+    uint32_t tag = w->tag;
+    if (tag == WK_TAG_LIVE) return;
+    fprintf(stderr, "weft: %s: %p is %s\n", fn, (const void *)w,
+            tag == WK_TAG_DEAD ? "a worker freed already (weft_worker_free): a use after free"
+                               : "not a worker handle (or one freed and reused)");
+    abort();
+}
+
 void weft_worker_config_init(weft_worker_config *c) {
     if (c) memset(c, 0, sizeof *c);
 }
@@ -137,7 +146,7 @@ static void wk_hard_stop_locked(weft_worker *w) {
     pthread_mutex_lock(&w->outbox.lock);
     wk_close_locked(&w->outbox);
     wk_drop_locked(&w->outbox);
-    pthread_mutex_unlock(&w->outbox.lock);
+    wk_unlock(&w->outbox);
     free(w->result);
     w->result = NULL;
     w->result_len = 0;
@@ -158,12 +167,12 @@ static void wk_ended(sched_group *g, sched_agent *a, weft_status st, const weft_
     w->inbox.agent_waits = false;
     wk_close_locked(&w->inbox);
     wk_drop_locked(&w->inbox);
-    pthread_mutex_unlock(&w->inbox.lock);
+    wk_unlock(&w->inbox);
     pthread_mutex_lock(&w->outbox.lock);
     w->outbox.agent = NULL;
     w->outbox.agent_waits = false;
     wk_close_locked(&w->outbox);
-    pthread_mutex_unlock(&w->outbox.lock);
+    wk_unlock(&w->outbox);
 
     weft_val v = {0};
     if (st == WEFT_OK && w->entry_i32) weft_exec_results(w->exec, &v, 1);
@@ -280,6 +289,16 @@ static weft_status wk_instantiate(weft_worker *w, weft_module *module, const wef
         weft_linker_free(linker);
     }
     if (st != WEFT_OK) return st;
+    /* A reactor's constructors (wasi-libc's _initialize, or any module's)
+       run before the entry, here in weft_worker_spawn like the start
+       function: a trap fails the spawn. */
+    weft_func *init = strcmp(entry, "_initialize") != 0 ? weft_instance_func(inst, "_initialize") : NULL;
+    if (init) {
+        weft_functype ift = weft_func_type(init);
+        if (ift.nparams || ift.nresults)
+            return base_fail(err, WEFT_ERR_LINK, "_initialize must take no parameters and return nothing");
+        if ((st = weft_func_call(init, NULL, 0, NULL, 0, err)) != WEFT_OK) return st;
+    }
     weft_extern ext;
     if (weft_instance_export(inst, entry, &ext) != WEFT_OK || ext.kind != WEFT_EXTERN_FUNC)
         return base_fail(err, WEFT_ERR_NOT_FOUND, "the module exports no function \"%s\" (the worker's entry)",
@@ -308,6 +327,7 @@ weft_status weft_worker_spawn(weft_sched *sched, weft_module *module, const weft
                               weft_worker **out, weft_error *err) {
     base_error_clear(err);
     if (out) *out = NULL;
+    SCHED_CHECK(sched, "weft_worker_spawn");
     if (!sched || !module || !out) return base_fail(err, WEFT_ERR_MISUSE, "weft_worker_spawn: NULL argument");
     weft_worker_config cfg;
     weft_worker_config_init(&cfg);
@@ -337,6 +357,7 @@ weft_status weft_worker_spawn(weft_sched *sched, weft_module *module, const weft
     /* From here everything made is undone by wk_unref and
        wk_release_resources, which accept what was not made. */
     atomic_init(&w->refs, 1);
+    w->tag = WK_TAG_LIVE;
     bool in_ok = wk_channel_init(&w->inbox, &cfg.inbox);
     bool out_ok = in_ok && wk_channel_init(&w->outbox, &cfg.outbox);
     if (!out_ok) {
@@ -395,9 +416,45 @@ fail:
  * The host's side
  * ------------------------------------------------------------------------ */
 
+/* Says in err why the inbox is closed: the worker ended, and how ("worker
+   7 ended: trap: unreachable"), or is ending, or the host closed it. */
+static void wk_closed_why(weft_worker *w, weft_error *err) {
+    pthread_mutex_lock(&w->lock);
+    char how[WEFT_ERROR_MESSAGE_MAX - 64];
+    switch (w->state) {
+    case WEFT_WORKER_DONE:
+        snprintf(how, sizeof how, "done (exit code %d)", (int)w->exit_code);
+        break;
+    case WEFT_WORKER_FAILED:
+        if (w->error && w->error->status == WEFT_ERR_TRAP)
+            snprintf(how, sizeof how, "trap: %.400s", w->error->message);
+        else if (w->error)
+            snprintf(how, sizeof how, "failed: %.400s", w->error->message);
+        else
+            snprintf(how, sizeof how, "failed (%s)", weft_status_name((weft_status)w->exit_code));
+        break;
+    case WEFT_WORKER_STOPPED:
+        snprintf(how, sizeof how, "%s", w->hard_stopped ? "stopped hard (it did not end within its grace period)"
+                                                        : "stopped (weft_worker_terminate)");
+        break;
+    default:
+        how[0] = '\0';
+        break;
+    }
+    if (how[0])
+        base_fail(err, WEFT_ERR_CLOSED, "worker %u ended: %s", w->id, how);
+    else if (w->terminating || w->finishing)
+        base_fail(err, WEFT_ERR_CLOSED, "worker %u is ending%s: its inbox is closed", w->id,
+                  w->terminating ? " (weft_worker_terminate)" : "");
+    else
+        base_fail(err, WEFT_ERR_CLOSED, "worker %u's inbox is closed (weft_worker_close)", w->id);
+    pthread_mutex_unlock(&w->lock);
+}
+
 weft_status weft_worker_post(weft_worker *w, const void *data, size_t len, int64_t timeout_ns,
                              weft_error *err) {
     base_error_clear(err);
+    WK_CHECK(w, "weft_worker_post");
     if (!w || (len && !data)) return base_fail(err, WEFT_ERR_MISUSE, "weft_worker_post: NULL argument");
     wk_channel *ch = &w->inbox;
     if (len > 4096) {
@@ -405,18 +462,21 @@ weft_status weft_worker_post(weft_worker *w, const void *data, size_t len, int64
         pthread_mutex_lock(&ch->lock);
         weft_status st = wk_send_check_locked(ch, len, err);
         if (st != WEFT_OK && st != WK_AGAIN) ch->refused++;
-        pthread_mutex_unlock(&ch->lock);
+        wk_unlock(ch);
+        if (st == WEFT_ERR_CLOSED && err) wk_closed_why(w, err);
         if (st != WEFT_OK && st != WK_AGAIN) return st;
     }
     wk_msg *m = wk_msg_new(data, len);
     if (!m) {
         pthread_mutex_lock(&ch->lock);
         ch->refused++;
-        pthread_mutex_unlock(&ch->lock);
+        wk_unlock(ch);
         return base_fail(err, WEFT_ERR_NOMEM, "out of memory copying a message of %zu bytes", len);
     }
     bool edge;
-    return wk_host_send(ch, m, wk_deadline(timeout_ns), &edge, err);
+    weft_status st = wk_host_send(ch, m, wk_deadline(timeout_ns), &edge, err);
+    if (st == WEFT_ERR_CLOSED && err) wk_closed_why(w, err);
+    return st;
 }
 
 weft_status weft_worker_recv(weft_worker *w, int64_t timeout_ns, uint8_t **data, size_t *len,
@@ -424,6 +484,7 @@ weft_status weft_worker_recv(weft_worker *w, int64_t timeout_ns, uint8_t **data,
     base_error_clear(err);
     if (data) *data = NULL;
     if (len) *len = 0;
+    WK_CHECK(w, "weft_worker_recv");
     if (!w || !data || !len) return base_fail(err, WEFT_ERR_MISUSE, "weft_worker_recv: NULL argument");
     wk_msg *m;
     weft_status st = wk_host_recv(&w->outbox, wk_deadline(timeout_ns), &m, err);
@@ -436,13 +497,15 @@ weft_status weft_worker_recv(weft_worker *w, int64_t timeout_ns, uint8_t **data,
 }
 
 void weft_worker_close(weft_worker *w) {
+    WK_CHECK(w, "weft_worker_close");
     if (!w) return;
     pthread_mutex_lock(&w->inbox.lock);
     wk_close_locked(&w->inbox);
-    pthread_mutex_unlock(&w->inbox.lock);
+    wk_unlock(&w->inbox);
 }
 
 void weft_worker_terminate(weft_worker *w) {
+    WK_CHECK(w, "weft_worker_terminate");
     if (!w) return;
     pthread_mutex_lock(&w->lock);
     if (!w->finishing && !w->terminating) {
@@ -482,6 +545,7 @@ static void wk_fill_end_locked(weft_worker *w, weft_worker_end *out) {
 }
 
 weft_status weft_worker_join(weft_worker *w, int64_t timeout_ns, weft_worker_end *out) {
+    WK_CHECK(w, "weft_worker_join");
     if (!w) return WEFT_ERR_MISUSE;
     int64_t deadline = wk_deadline(timeout_ns);
     weft_status st = WEFT_OK;
@@ -529,6 +593,7 @@ weft_status weft_worker_join(weft_worker *w, int64_t timeout_ns, weft_worker_end
 weft_status weft_worker_take_result(weft_worker *w, uint8_t **data, size_t *len) {
     if (data) *data = NULL;
     if (len) *len = 0;
+    WK_CHECK(w, "weft_worker_take_result");
     if (!w || !data || !len) return WEFT_ERR_MISUSE;
     pthread_mutex_lock(&w->lock);
     weft_status st = WEFT_ERR_NOT_FOUND;
@@ -544,6 +609,7 @@ weft_status weft_worker_take_result(weft_worker *w, uint8_t **data, size_t *len)
 }
 
 weft_status weft_worker_channel_stats(weft_worker *w, weft_worker_channel which, weft_channel_stats *out) {
+    WK_CHECK(w, "weft_worker_channel_stats");
     if (!w || !out || (which != WEFT_WORKER_INBOX && which != WEFT_WORKER_OUTBOX)) return WEFT_ERR_MISUSE;
     wk_channel *ch = which == WEFT_WORKER_INBOX ? &w->inbox : &w->outbox;
     pthread_mutex_lock(&ch->lock);
@@ -555,15 +621,22 @@ weft_status weft_worker_channel_stats(weft_worker *w, weft_worker_channel which,
     out->refused = ch->refused;
     out->closed = ch->closed;
     out->limits = ch->limits;
-    pthread_mutex_unlock(&ch->lock);
+    wk_unlock(ch);
     return WEFT_OK;
 }
 
-void *weft_worker_user(const weft_worker *w) { return w ? w->user : NULL; }
+void *weft_worker_user(const weft_worker *w) {
+    WK_CHECK(w, "weft_worker_user");
+    return w ? w->user : NULL;
+}
 
-uint32_t weft_worker_id(const weft_worker *w) { return w ? w->id : 0; }
+uint32_t weft_worker_id(const weft_worker *w) {
+    WK_CHECK(w, "weft_worker_id");
+    return w ? w->id : 0;
+}
 
 void weft_worker_free(weft_worker *w) {
+    WK_CHECK(w, "weft_worker_free");
     if (!w) return;
     /* No hook call after this returns: wait out one in progress. */
     pthread_mutex_lock(&w->hook_lock);
@@ -576,5 +649,6 @@ void weft_worker_free(weft_worker *w) {
         weft_worker_terminate(w);
         weft_worker_join(w, -1, NULL); /* returns by the grace period at the latest */
     }
+    w->tag = WK_TAG_DEAD; /* the host's handle is gone (the agent may hold the record a moment more) */
     wk_unref(w);
 }

@@ -78,7 +78,27 @@ typedef struct wk_channel {
     /* Bumped by every change a waiter may wait for (written under the
        lock, read without it by a host thread spinning before it sleeps). */
     _Atomic uint32_t changes;
+    /* A host waiter is owed a broadcast of `cond`: the *_locked changes
+       set it, wk_unlock broadcasts after releasing the lock (a host thread
+       woken under it would block on it at once: issue 26). */
+    bool host_owed;
 } wk_channel;
+
+/* Releases ch->lock, then broadcasts what the changes made under it owe
+   the host's waiters. Every unlock of a channel's lock goes through it. */
+static inline void wk_unlock(wk_channel *ch) {
+    bool owed = ch->host_owed;
+    ch->host_owed = false;
+    pthread_mutex_unlock(&ch->lock);
+    if (owed) pthread_cond_broadcast(&ch->cond);
+}
+/* Before a host waiter sleeps on ch->cond (under ch->lock): what it owes
+   the others goes out first. */
+static inline void wk_flush_owed_locked(wk_channel *ch) {
+    if (!ch->host_owed) return;
+    ch->host_owed = false;
+    pthread_cond_broadcast(&ch->cond);
+}
 
 /* Outcomes of the non-blocking steps below: WEFT_OK, or the status a send
    or receive fails with; WK_AGAIN: would wait. */
@@ -115,9 +135,25 @@ weft_status wk_host_recv(wk_channel *ch, int64_t deadline, wk_msg **out, weft_er
 int64_t wk_now(void);
 int64_t wk_deadline(int64_t timeout_ns);
 
+/* Handle checks (a debug build: every build without NDEBUG): a worker
+   and a scheduler carry a tag word, set when made and changed when the
+   host frees them, and each public function that takes one looks at it
+   first, so a use after free (or a pointer that is no handle) is reported
+   on stderr and aborts instead of running on freed memory. */
+#define WK_TAG_LIVE 0x776b6c76u /* "wklv" */
+#define WK_TAG_DEAD 0x776b6464u /* "wkdd" */
+/* Aborts with a report when `w` (not NULL) is not a live worker. */
+void wk_check_handle(const weft_worker *w, const char *fn);
+#ifdef NDEBUG
+#define WK_CHECK(w, fn) ((void)0)
+#else
+#define WK_CHECK(w, fn) do { if (w) wk_check_handle((w), (fn)); } while (0)
+#endif
+
 /* A worker (worker.c). */
 struct weft_worker {
     sched_group group;        /* first: the scheduler's callbacks get it */
+    uint32_t tag;             /* WK_TAG_LIVE until weft_worker_free */
     uint32_t id;
     _Atomic uint32_t refs;    /* the host's, and the agent's while it runs */
     weft_sched *sched;

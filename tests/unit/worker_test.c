@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "weft.h"
@@ -316,6 +317,13 @@ static void guest_calls(void) {
     end = join(w);
     CHECK(end.exit_code == -8, "fault: %d", end.exit_code);
     weft_worker_free(w);
+    /* A send that faults is refused, and counted so (issue 26). */
+    w = spawn("send_fault");
+    end = join(w);
+    CHECK(end.exit_code == -8, "send fault: %d", end.exit_code);
+    CHECK(stats(w, WEFT_WORKER_OUTBOX).refused == 1, "a -8 send is counted refused: %llu",
+          (unsigned long long)stats(w, WEFT_WORKER_OUTBOX).refused);
+    weft_worker_free(w);
     /* Host receive timeouts. */
     w = spawn("spin");
     uint8_t *data;
@@ -446,9 +454,10 @@ static void terminate(void) {
     weft_worker_free(w);
     weft_worker_free(spinner);
 
-    /* Many terminated while queued, kept waiting past their grace period:
-       none is held in a host call, so none is stopped hard; each ends at
-       its first step. */
+    /* Many terminated while queued behind a spinner of a higher priority
+       on one runner: a stop jumps the queue (issue 26), so each ends at
+       once, at its first step, with the spinner still running; none is
+       held in a host call, so none is stopped hard. */
     weft_worker_config_init(&c);
     c.entry = "spin";
     c.priority = WEFT_PRIORITY_MAX;
@@ -460,8 +469,13 @@ static void terminate(void) {
     c.grace_ns = 1 * MS;
     for (int i = 0; i < 50; i++) queued[i] = spawn_cfg(s1, guest, &c);
     for (int i = 0; i < 50; i++) weft_worker_terminate(queued[i]);
-    sleep_ms(20);
-    CHECK(weft_worker_join(queued[0], 0, &end) == WEFT_ERR_TIMEOUT, "a queued worker ended without a turn");
+    for (int i = 0; i < 50; i++) {
+        CHECK(weft_worker_join(queued[i], 1000 * MS, &end) == WEFT_OK,
+              "queued worker %d still waits for its turn after its stop", i);
+        CHECK(end.state == WEFT_WORKER_STOPPED && strstr(end.error.message, "stopped by the host"),
+              "queued worker %d: %s", i, end.error.message);
+    }
+    CHECK(weft_worker_join(spinner, 0, &end) == WEFT_ERR_TIMEOUT, "the spinner ended");
     weft_worker_terminate(spinner);
     for (int i = 0; i < 50; i++) {
         end = join(queued[i]);
@@ -608,8 +622,92 @@ static void trap_and_others_go_on(void) {
     free(data);
     weft_worker_close(echo);
     CHECK(join(echo).exit_code == 1, "echo");
+    /* A post after the end says that the worker ended, and how. */
+    char want[64];
+    snprintf(want, sizeof want, "worker %u ended: trap: unreachable", weft_worker_id(t));
+    CHECK(weft_worker_post(t, "late", 4, 0, &err) == WEFT_ERR_CLOSED && strstr(err.message, want),
+          "post after a trap: %s", err.message);
+    snprintf(want, sizeof want, "worker %u ended: done (exit code 1)", weft_worker_id(echo));
+    CHECK(weft_worker_post(echo, "late", 4, -1, &err) == WEFT_ERR_CLOSED && strstr(err.message, want),
+          "post after the end: %s", err.message);
     weft_worker_free(t);
     weft_worker_free(echo);
+    weft_worker *s = spawn("spin");
+    weft_worker_terminate(s);
+    snprintf(want, sizeof want, "worker %u ", weft_worker_id(s));
+    CHECK(weft_worker_post(s, "late", 4, 0, &err) == WEFT_ERR_CLOSED && strstr(err.message, want) &&
+              strstr(err.message, "weft_worker_terminate"),
+          "post after terminate: %s", err.message);
+    join(s);
+    weft_worker_free(s);
+    s = spawn("echo");
+    weft_worker_close(s);
+    CHECK(weft_worker_post(s, "late", 4, 0, &err) == WEFT_ERR_CLOSED &&
+              (strstr(err.message, "weft_worker_close") || strstr(err.message, "ended: done")),
+          "post after close: %s", err.message);
+    join(s);
+    weft_worker_free(s);
+}
+
+/* A reactor's _initialize runs before the entry (issue 26). */
+static void reactor(void) {
+    weft_module *m = CHECK_LOAD(engine, "tests/workers/wasm/reactor.wasm");
+    weft_worker_config c;
+    weft_worker_config_init(&c);
+    c.entry = "run";
+    weft_worker *w;
+    weft_error err;
+    CHECK(weft_worker_spawn(sched, m, &c, &w, &err) == WEFT_OK, "spawn reactor: %s", err.message);
+    uint8_t *data;
+    size_t len;
+    CHECK(weft_worker_recv(w, -1, &data, &len, &err) == WEFT_OK && len == 4, "reactor recv");
+    int32_t v;
+    memcpy(&v, data, 4);
+    CHECK(v == 42, "_initialize did not run before the entry: %d", v);
+    free(data);
+    join(w);
+    weft_worker_free(w);
+    c.input = (const uint8_t *)"x";
+    c.input_len = 1;
+    CHECK(weft_worker_spawn(sched, m, &c, &w, &err) == WEFT_ERR_TRAP && w == NULL &&
+              strstr(err.message, "unreachable"),
+          "a trap in _initialize fails the spawn: %s", err.message);
+    weft_module_release(m);
+}
+
+/* A debug build reports a freed handle instead of using it (issue 26):
+   in a child, so the abort ends only it. */
+static void handle_checks(void) {
+#ifndef NDEBUG
+    /* Freed here; only the child touches them again (its copy of the
+       memory), before any lock, so the missing runner threads do not
+       matter. */
+    weft_worker *w = spawn("echo");
+    weft_worker_close(w);
+    join(w);
+    weft_worker_free(w);
+    weft_sched *s;
+    weft_error err;
+    weft_sched_config sc = {.runners = 1};
+    CHECK(weft_sched_new(engine, &sc, &s, &err) == WEFT_OK, "sched");
+    weft_sched_free(s);
+    for (int k = 0; k < 2; k++) {
+        fflush(NULL);
+        pid_t pid = fork();
+        CHECK(pid >= 0, "fork");
+        if (pid == 0) {
+            int devnull = open("/dev/null", O_WRONLY);
+            dup2(devnull, 2); /* the report is expected, not to be printed */
+            if (k == 0) weft_worker_close(w); /* use after free */
+            else weft_sched_dump(s, NULL, 0);
+            _exit(0);
+        }
+        int status;
+        CHECK(waitpid(pid, &status, 0) == pid, "waitpid");
+        CHECK(!(WIFEXITED(status) && WEXITSTATUS(status) == 0), "a use after free of a %s went unreported",
+              k ? "scheduler" : "worker");
+    }
+#endif
 }
 
 static void end_kept_until_taken(void) {
@@ -737,6 +835,8 @@ int main(void) {
     fair_after_idle();
     hard_stop();
     trap_and_others_go_on();
+    reactor();
+    handle_checks();
     end_kept_until_taken();
     wake_hook();
     shared_memory();

@@ -77,6 +77,13 @@
     (drop (call $set_result (i32.const 0) (i32.const 4)))
     (local.get $count))
 
+  ;; Sends 8-byte messages in a loop for ever, each waiting for room
+  ;; (bench/workers: stops among busy workers).
+  (func (export "sender")
+    (loop $next
+      (drop (call $send (i32.const 1024) (i32.const 8) (i64.const -1)))
+      (br $next)))
+
   ;; Sends 100 one-byte messages, each waiting for room (backpressure);
   ;; returns how many went.
   (func (export "backpressure") (result i32)
@@ -115,6 +122,10 @@
   ;; A buffer past the end of memory: -8.
   (func (export "fault") (result i32)
     (call $recv (i32.const 65500) (i32.const 100) (i64.const 0)))
+
+  ;; A send from a buffer past the end of memory: -8 (counted refused).
+  (func (export "send_fault") (result i32)
+    (call $send (i32.const 65500) (i32.const 100) (i64.const 0)))
 
   ;; Sends two messages and closes its outbox, then returns 5.
   (func (export "close_outbox") (result i32)
