@@ -28,7 +28,8 @@ CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden -Iinclude $(WARN)
 LDFLAGS_ALL := $(if $(SAN),-fsanitize=$(SAN)) -lpthread -lm $(EXTRA_LDFLAGS)
 
 LIB_SRC := $(sort $(wildcard src/base/*.c src/module/*.c src/compile/*.c src/exec/*.c \
-	src/runtime/*.c src/wasi/*.c src/threads/*.c src/sched/*.c src/workers/*.c))
+	src/runtime/*.c src/wasi/*.c src/threads/*.c src/sched/*.c src/workers/*.c \
+	src/capi/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 SPEC_SRC := $(sort $(wildcard tests/spectest/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
@@ -156,6 +157,8 @@ install: $(BUILD)/weft $(BUILD)/libweft.a $(BUILD)/libweft.so
 	ln -sf libweft.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libweft.so
 	install -m 644 include/weft.h $(DESTDIR)$(INCLUDEDIR)/weft.h
+	install -m 644 include/wasm.h $(DESTDIR)$(INCLUDEDIR)/wasm.h
+	install -m 644 include/weft_wasm.h $(DESTDIR)$(INCLUDEDIR)/weft_wasm.h
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
 		weft.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/weft.pc
@@ -166,6 +169,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/weft $(DESTDIR)$(LIBDIR)/libweft.a \
 		$(DESTDIR)$(LIBDIR)/libweft.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/libweft.so $(DESTDIR)$(INCLUDEDIR)/weft.h \
+		$(DESTDIR)$(INCLUDEDIR)/wasm.h $(DESTDIR)$(INCLUDEDIR)/weft_wasm.h \
 		$(DESTDIR)$(PKGCONFIGDIR)/weft.pc $(DESTDIR)$(MANDIR)/man1/weft.1
 
 # The man page is generated from the command's options table

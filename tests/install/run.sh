@@ -36,7 +36,8 @@ elif nm "$BUILD/libweft.a" 2>/dev/null | grep -q __tsan_; then SANFLAGS="-fsanit
 if make -s -C "$ROOT" BUILD="$BUILD" PREFIX="$P" install >"$TMP/install.log" 2>&1; then ok; else
     bad "make install: $(tail -n 3 "$TMP/install.log")"
 fi
-for f in bin/weft lib/libweft.a "lib/libweft.so.$VERSION" include/weft.h lib/pkgconfig/weft.pc \
+for f in bin/weft lib/libweft.a "lib/libweft.so.$VERSION" include/weft.h include/wasm.h include/weft_wasm.h \
+    lib/pkgconfig/weft.pc \
     share/man/man1/weft.1; do
     if [ -f "$P/$f" ]; then ok; else bad "installed: no $f"; fi
 done
@@ -47,11 +48,11 @@ if [ "$(readlink "$P/lib/libweft.so.$MAJOR")" = "libweft.so.$VERSION" ] &&
 fi
 soname=$(readelf -d "$P/lib/libweft.so.$VERSION" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 [ "$soname" = "libweft.so.$MAJOR" ] && ok || bad "soname '$soname' (want libweft.so.$MAJOR)"
-# Only the public API is exported.
+# Only the public APIs are exported: weft.h's weft_* and wasm.h's wasm_*.
 if nm -D --defined-only "$P/lib/libweft.so.$VERSION" | awk '$2 == "T" {print $3}' | grep -v '^weft_' |
-    grep -v '^_' | grep -q .; then
-    bad "libweft.so exports non-weft_ functions: $(nm -D --defined-only "$P/lib/libweft.so.$VERSION" |
-        awk '$2 == "T" {print $3}' | grep -v '^weft_' | grep -v '^_' | head -n 5 | tr '\n' ' ')"
+    grep -v '^wasm_' | grep -v '^_' | grep -q .; then
+    bad "libweft.so exports functions of neither API: $(nm -D --defined-only "$P/lib/libweft.so.$VERSION" |
+        awk '$2 == "T" {print $3}' | grep -v '^weft_' | grep -v '^wasm_' | grep -v '^_' | head -n 5 | tr '\n' ' ')"
 else ok; fi
 "$P/bin/weft" --version >"$TMP/v" 2>&1 && [ "$(head -n 1 "$TMP/v")" = "weft $VERSION" ] && ok ||
     bad "installed weft --version: $(head -n 1 "$TMP/v")"
