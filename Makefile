@@ -54,11 +54,15 @@ ifneq ($(UV_LIBS),)
 EXAMPLE_SRC += examples/uv_host.c
 endif
 EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
+# The wasm.h tests (tests/capi/run.sh): plain programs on wasm.h and
+# weft_wasm.h only.
+CAPI_TEST_SRC := $(sort $(wildcard tests/capi/*_test.c))
+CAPI_TEST_BIN := $(CAPI_TEST_SRC:tests/capi/%.c=$(BUILD)/tests-capi/%)
 
 .PHONY: all test clean bench guests fuzz fuzz-bins install uninstall man
 all: $(BUILD)/libweft.a $(BUILD)/libweft.so $(BUILD)/weft $(BUILD)/weft-spectest \
 	$(BUILD)/weft-spectest-portable $(UNIT_BIN) \
-	$(BUILD)/weft-disasm $(FUZZ_BIN) $(BUILD)/fuzz/diff-exec $(EXAMPLE_BIN)
+	$(BUILD)/weft-disasm $(FUZZ_BIN) $(BUILD)/fuzz/diff-exec $(EXAMPLE_BIN) $(CAPI_TEST_BIN)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -94,6 +98,10 @@ $(BUILD)/examples/%: examples/%.c examples/sha256.h $(BUILD)/libweft.a
 $(BUILD)/examples/uv_host: examples/uv_host.c $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libweft.a $(UV_LIBS) $(LDFLAGS_ALL)
+
+$(BUILD)/tests-capi/%: tests/capi/%.c tests/capi/check.h $(BUILD)/libweft.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
 
 # Developer tools see the internal headers.
 $(BUILD)/weft-disasm: tools/disasm.c $(BUILD)/libweft.a

@@ -164,9 +164,11 @@ own wasm_store_t *wasm_store_new(wasm_engine_t *engine) {
 void wasm_store_delete(own wasm_store_t *store) {
     if (!store) return;
     capi_map *m = &store->objs;
-    /* 1. Host-info finalizers, while every object still works. */
+    /* 1. Host-info finalizers of the store's objects, while every object
+       still works (modules and traps it adopted go on living). */
     for (size_t i = 0; i < m->cap; i++)
-        if (m->keys[i]) capi_obj_finalize(m->vals[i]);
+        if (m->keys[i] && m->vals[i]->kind != CAPI_MODULE && m->vals[i]->kind != CAPI_TRAP)
+            capi_obj_finalize(m->vals[i]);
     capi_obj_unref(store->pending_trap);
     store->pending_trap = NULL;
     /* 2. The weft objects (host functions' env finalizers run here). */
