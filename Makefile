@@ -45,7 +45,7 @@ FUZZ_SRC := $(filter-out fuzz/main.c,$(sort $(wildcard fuzz/*.c)))
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
 # Example hosts (examples/*.c but the guests'; docs/workers.md): plain
 # programs on the public API, run by tests/workers/run.sh.
-EXAMPLE_SRC := examples/pool.c
+EXAMPLE_SRC := examples/pool.c examples/capi_host.c
 # examples/uv_host.c runs weft in cooperative mode inside a libuv loop
 # (docs/coop.md); built when libuv's headers are there (Debian libuv1-dev;
 # .ci/run installs it), and tests/coop/run.sh says so when they are not.

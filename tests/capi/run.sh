@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The wasm.h suite: runs the test programs of tests/capi (built by `make`
-# into BUILD/tests-capi: types_test, calls_test, threads_test), then checks
+# into BUILD/tests-capi: types_test, calls_test, threads_test) and the
+# example host of docs/capi.md (examples/capi_host.c), then checks
 # the header as a whole: every function include/wasm.h declares is
 # exported by libweft.so and called by at least one test program (read
 # from the preprocessed sources, so calls made through the tests' macros
@@ -38,6 +39,27 @@ for t in tests/capi/*_test.c; do
     [ "$rc" -eq 0 ] || [ "$f" -ne 0 ] || { echo "FAIL $name: exit $rc"; fail=$((fail + 1)); }
     echo "$name: $line"
 done
+
+# The whole host of docs/capi.md (examples/capi_host.c): runs its guest,
+# names a missing import, refuses a file that is no module.
+host=$BUILD/examples/capi_host
+if [ -x "$host" ]; then
+    out=$("$host" examples/capi_guest.wasm 2>&1); rc=$?
+    want=$'[log] hello from the guest\nand a line through WASI'
+    if [ "$rc" -eq 0 ] && [ "$out" = "$want" ]; then pass=$((pass + 1)); else
+        echo "FAIL capi_host capi_guest.wasm: exit $rc, printed [$out]"; fail=$((fail + 1))
+    fi
+    out=$("$host" tests/capi/wasm/wasi.wasm 2>&1); rc=$?
+    if [ "$rc" -eq 1 ] && grep -q 'import 1 (env.note): missing' <<<"$out"; then pass=$((pass + 1)); else
+        echo "FAIL capi_host wasi.wasm: exit $rc, printed [$out]"; fail=$((fail + 1))
+    fi
+    out=$("$host" README.md 2>&1); rc=$?
+    if [ "$rc" -eq 2 ] && grep -q 'README.md: ' <<<"$out"; then pass=$((pass + 1)); else
+        echo "FAIL capi_host README.md: exit $rc, printed [$out]"; fail=$((fail + 1))
+    fi
+else
+    echo "FAIL $host not built"; fail=$((fail + 1))
+fi
 
 # The header's functions (its static inline shorthands aside).
 declared=$(cc -E -P -Iinclude include/wasm.h | tr ';' '\n' | grep 'visibility("default")' |

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Packaging: `make install` into a temporary PREFIX (and with DESTDIR)
 # puts the command, libweft.a, libweft.so.VERSION with its soname and
-# links, weft.h, weft.pc and weft.1 in place; a host program (host.c)
-# builds against the installed library with nothing but pkg-config, shared
-# and static, and runs; the man page renders with `man -l` without troff
+# links, weft.h, wasm.h, weft_wasm.h, weft.pc and weft.1 in place; a host
+# program (host.c) builds against the installed library with nothing but
+# pkg-config, shared and static, and runs, and so does a wasm.h host
+# (examples/capi_host.c); the man page renders with `man -l` without troff
 # warnings, documents every option `weft run --help` lists, and is what the
 # options table generates (docs/weft.1 is not stale); `make uninstall`
 # removes every file.
@@ -75,6 +76,18 @@ if cc $SANFLAGS -o "$TMP/host-shared" "$HERE/host.c" $(pkg-config --cflags --lib
         bad "host (shared) does not load $P/lib/libweft.so.$MAJOR: $(LD_LIBRARY_PATH=$P/lib ldd "$TMP/host-shared" | grep weft)"
 else
     bad "cc host.c \$(pkg-config --cflags --libs weft): $(head -n 3 "$TMP/cc.err")"
+fi
+# A wasm.h host (examples/capi_host.c, docs/capi.md) builds with the same
+# pkg-config line and runs against the installed library.
+# shellcheck disable=SC2046
+if cc $SANFLAGS -o "$TMP/capi-host" "$ROOT/examples/capi_host.c" $(pkg-config --cflags --libs weft) \
+    2>"$TMP/cc.err"; then
+    ok
+    got=$(LD_LIBRARY_PATH=$P/lib "$TMP/capi-host" "$ROOT/examples/capi_guest.wasm" 2>&1)
+    [ "$got" = $'[log] hello from the guest\nand a line through WASI' ] && ok ||
+        bad "wasm.h host printed [$got]"
+else
+    bad "cc capi_host.c \$(pkg-config --cflags --libs weft): $(head -n 3 "$TMP/cc.err")"
 fi
 # Static: everything from the archives (pkg-config --static adds the
 # private libraries). A sanitizer runtime cannot be linked statically, so
