@@ -7,10 +7,16 @@
  * The same module, one instance per API, what is timed:
  *
  *   weft.h round trip      weft_func_call(run, x), cb a weft_host_fn
+ *   weft.h exec reused     the same through one weft_exec made once
+ *                          (weft_exec_start, _run, _results), as a host
+ *                          that keeps one per thread calls; wasm.h's
+ *                          wasm_func_call does this on its store's own
+ *                          execution
  *   wasm.h round trip      wasm_func_call(run, x), cb a
  *                          wasm_func_callback_t (values converted both
  *                          ways at both crossings)
- *   wasm.h / weft.h        the ratio of the medians (and of the mins)
+ *   wasm.h / weft.h        the ratios of the mins and of the medians, to
+ *                          each weft.h line
  *
  * Each callback checks its argument, so both do the same work. */
 #include "micro.h"
@@ -48,6 +54,28 @@ static void time_weft(weft_func *run, int rounds, double *per_op) {
         uint64_t t1 = micro_now_ns();
         if (bad) {
             fprintf(stderr, "micro: weft.h: wrong result\n");
+            exit(1);
+        }
+        if (k) per_op[k - 1] = (double)(t1 - t0) / BATCH;
+    }
+}
+
+static void time_exec(weft_exec *e, weft_func *run, int rounds, double *per_op) {
+    weft_error err;
+    for (int k = 0; k <= rounds; k++) {
+        int32_t bad = 0;
+        uint64_t t0 = micro_now_ns();
+        for (int i = 0; i < BATCH; i++) {
+            weft_val a = {.type = WEFT_I32, .of.i32 = i}, r;
+            weft_status st = weft_exec_start(e, run, &a, 1);
+            if (st == WEFT_OK) st = weft_exec_run(e, &err);
+            if (st == WEFT_OK) st = weft_exec_results(e, &r, 1);
+            if (st != WEFT_OK) micro_check(st, &err, "weft_exec_start/run/results");
+            bad |= r.of.i32 ^ (i * 2 + 1);
+        }
+        uint64_t t1 = micro_now_ns();
+        if (bad) {
+            fprintf(stderr, "micro: weft.h exec: wrong result\n");
             exit(1);
         }
         if (k) per_op[k - 1] = (double)(t1 - t0) / BATCH;
@@ -141,23 +169,36 @@ int main(int argc, char **argv) {
         return 1;
     }
 
-    double t_weft[MAX_ROUNDS], t_wasm[MAX_ROUNDS];
-    /* Interleaved halves, so a noisy neighbour hits both alike. */
+    weft_exec *exec = weft_exec_new(store);
+    if (!exec) {
+        fprintf(stderr, "micro: out of memory\n");
+        return 1;
+    }
+    double t_weft[MAX_ROUNDS], t_exec[MAX_ROUNDS], t_wasm[MAX_ROUNDS];
+    /* Interleaved halves, so a noisy neighbour hits all alike. */
     int half = rounds / 2 > 0 ? rounds / 2 : 1;
     time_weft(run, half, t_weft);
+    time_exec(exec, run, half, t_exec);
     time_wasm(wrun, half, t_wasm);
-    time_weft(run, rounds - half, t_weft + half);
-    time_wasm(wrun, rounds - half, t_wasm + half);
-    int total = rounds - half > 0 ? rounds : half;
+    int total = half;
+    if (rounds - half > 0) {
+        time_weft(run, rounds - half, t_weft + half);
+        time_exec(exec, run, rounds - half, t_exec + half);
+        time_wasm(wrun, rounds - half, t_wasm + half);
+        total = rounds;
+    }
 
     char what[96];
     snprintf(what, sizeof what, "C -> wasm -> C callback, %d rounds of %d", total, BATCH);
-    double wmin, wmed, amin, amed;
+    double wmin, wmed, emin, emed, amin, amed;
     micro_summary(t_weft, total, &wmin, &wmed);
+    micro_summary(t_exec, total, &emin, &emed);
     micro_summary(t_wasm, total, &amin, &amed);
     micro_report("weft.h round trip", t_weft, total, "ns", what);
+    micro_report("weft.h exec reused", t_exec, total, "ns", what);
     micro_report("wasm.h round trip", t_wasm, total, "ns", what);
     printf("%-28s min %9.3f x   median %9.3f x   (goal <= 1.2)\n", "wasm.h / weft.h", amin / wmin, amed / wmed);
+    printf("%-28s min %9.3f x   median %9.3f x\n", "wasm.h / weft.h exec reused", amin / emin, amed / emed);
 
     wasm_extern_vec_delete(&wexps);
     wasm_instance_delete(winst);
@@ -165,6 +206,7 @@ int main(int argc, char **argv) {
     wasm_module_delete(wmodule);
     wasm_store_delete(wstore);
     wasm_engine_delete(wengine);
+    weft_exec_free(exec);
     weft_store_free(store);
     weft_module_release(module);
     weft_engine_free(engine);

@@ -63,6 +63,8 @@ typedef struct capi_obj {
     wasm_store_t *store;       /* NULL: no store (modules, traps) or gone */
     void *host_info;
     void (*finalizer)(void *);
+    struct capi_sig *sig;      /* functions: their signature for calls, made
+                                  on the first (func.c); freed with the obj */
     union {
         weft_func *func;
         weft_global *global;
@@ -101,6 +103,11 @@ struct wasm_store_t {
        (or wasm_instance_new) around it to hand it back (func.c). */
     capi_obj *pending_trap;
     weft_linker *wasi_linker;  /* weft_wasi_define_store */
+    /* The execution wasm_func_call runs its calls on (made on the first),
+       busy while one runs: a call made from inside a host function then
+       goes through weft_func_call. No atomics: one thread at a time. */
+    weft_exec *exec;
+    bool exec_busy;
     BASE_VEC(weft_shared_memory *) shared; /* retained, released at delete */
 };
 
@@ -175,6 +182,20 @@ void capi_trap_release(capi_obj *o);
 
 /* ---- Values (values.c) ---- */
 
+/* The wasm.h kind of a weft number type, -1 for a reference or a v128.
+   Calls copy numbers' 8 bytes of value directly between weft_val and
+   wasm_val_t (both unions keep i32/f32 in the low 4 bytes, and weft reads
+   only those for them): the fast path of func.c. */
+static inline int capi_num_kind(weft_valtype t) {
+    switch (t) {
+    case WEFT_I32: return WASM_I32;
+    case WEFT_I64: return WASM_I64;
+    case WEFT_F32: return WASM_F32;
+    case WEFT_F64: return WASM_F64;
+    }
+    return -1;
+}
+
 /* wasm_val_t -> weft_val of type `want` for a call into `store`. False
    with a reason in `why` (a static string) on a kind mismatch or a ref of
    the wrong kind. References stay the caller's (they are not consumed). */
@@ -197,6 +218,18 @@ capi_obj *capi_trap_from_error(wasm_store_t *store, const weft_error *err, weft_
                                weft_instance *hint);
 /* printf-style trap; NULL when out of memory. */
 capi_obj *capi_trap_fmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- Functions (func.c) ---- */
+/* A function's signature as calls use it: counts, weft types and wasm.h
+   kinds of the parameters then the results, and whether all are numbers
+   (the fast path of wasm_func_call). */
+typedef struct capi_sig {
+    uint32_t nparams, nresults;
+    bool numeric;
+    weft_valtype *types;       /* nparams + nresults */
+    wasm_valkind_t *kinds;     /* nparams + nresults */
+} capi_sig;
+void capi_sig_free(capi_sig *sig);
 
 /* ---- What weft.h does not say (peek.c, the one file that reads
    weft's internal structs) ---- */

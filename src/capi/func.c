@@ -17,6 +17,11 @@ typedef struct capi_hostfn {
     void (*finalizer)(void *);
     uint32_t nparams, nresults;
     weft_valtype *results;                      /* nresults entries */
+    /* Every parameter and result a number (and at most CAPI_SMALL of
+       each): calls take the fast path, kinds[] the wasm.h kind of each
+       parameter, then each result. */
+    bool numeric;
+    wasm_valkind_t kinds[];
 } capi_hostfn;
 
 static void capi_hostfn_free(void *p) {
@@ -40,6 +45,42 @@ static weft_status capi_host_trap(weft_caller *caller, wasm_store_t *store, capi
     return WEFT_ERR_TRAP;
 }
 
+/* Numbers only: 8 bytes of value each way, the kinds checked. */
+static weft_status capi_host_call_numeric(weft_caller *caller, capi_hostfn *h, const weft_val *args,
+                                          weft_val *results) {
+    wasm_val_t a[CAPI_SMALL], r[CAPI_SMALL];
+    const wasm_valkind_t *rk = h->kinds + h->nparams;
+    for (uint32_t i = 0; i < h->nparams; i++) {
+        a[i].kind = h->kinds[i];
+        memcpy(&a[i].of, &args[i].of, 8);
+    }
+    for (uint32_t i = 0; i < h->nresults; i++) {
+        r[i].kind = rk[i];
+        r[i].of.i64 = 0;
+    }
+    wasm_val_vec_t av = {h->nparams, a}, rv = {h->nresults, r};
+    capi_obj *trap = CAPI_OBJ(h->callback_env ? h->callback_env(h->env, &av, &rv) : h->callback(&av, &rv));
+    for (uint32_t i = 0; i < h->nresults && !trap; i++) {
+        if (BASE_UNLIKELY(r[i].kind != rk[i])) {
+            trap = capi_trap_fmt("host function result %u: a value of the wrong kind (the type says %s)", i,
+                                 weft_valtype_name(h->results[i]));
+            if (!trap) return WEFT_ERR_NOMEM;
+            break;
+        }
+        memcpy(&results[i].of, &r[i].of, 8);
+    }
+    if (BASE_UNLIKELY(trap != NULL)) {
+        for (uint32_t i = 0; i < h->nresults; i++) wasm_val_delete(&r[i]); /* a ref put where a number goes */
+        return capi_host_trap(caller, h->store, trap);
+    }
+    return WEFT_OK;
+}
+
+static weft_status capi_host_call_fast(weft_caller *caller, void *env, const weft_val *args, weft_val *results) {
+    return capi_host_call_numeric(caller, env, args, results);
+}
+
+/* Any values: references are looked up and counted, v128 refused. */
 static weft_status capi_host_call(weft_caller *caller, void *env, const weft_val *args, weft_val *results) {
     capi_hostfn *h = env;
     wasm_store_t *store = h->store;
@@ -92,17 +133,29 @@ static wasm_func_t *capi_func_new(wasm_store_t *store, const wasm_functype_t *ty
     size_t np = type->params.size, nr = type->results.size;
     if (np > UINT32_MAX || nr > UINT32_MAX) return NULL;
     weft_valtype *types = base_calloc(np + nr + 1, sizeof *types);
-    capi_hostfn *h = calloc(1, sizeof *h);
+    capi_hostfn *h = calloc(1, sizeof *h + (np + nr) * sizeof(wasm_valkind_t));
     weft_valtype *results = base_calloc(nr + 1, sizeof *results);
     if (!types || !h || !results) goto fail;
+    bool numeric = np <= CAPI_SMALL && nr <= CAPI_SMALL;
     for (size_t i = 0; i < np + nr; i++) {
         const wasm_valtype_t *vt = i < np ? type->params.data[i] : type->results.data[i - np];
         if (!vt || !(types[i] = capi_valtype_to_weft(vt->kind))) goto fail;
+        h->kinds[i] = vt->kind;
+        numeric &= capi_num_kind(types[i]) >= 0;
     }
     memcpy(results, types + np, nr);
-    *h = (capi_hostfn){store, cb, cb_env, env, finalizer, (uint32_t)np, (uint32_t)nr, results};
+    h->store = store;
+    h->callback = cb;
+    h->callback_env = cb_env;
+    h->env = env;
+    h->finalizer = finalizer;
+    h->nparams = (uint32_t)np;
+    h->nresults = (uint32_t)nr;
+    h->results = results;
+    h->numeric = numeric;
     weft_functype ft = {(uint32_t)np, (uint32_t)nr, types, types + np};
-    weft_func *f = weft_func_new(store->store, &ft, capi_host_call, h, capi_hostfn_free);
+    weft_func *f = weft_func_new(store->store, &ft, numeric ? capi_host_call_fast : capi_host_call, h,
+                                 capi_hostfn_free);
     if (!f) goto fail;
     free(types);
     /* From here the weft store owns h (and calls the finalizer). */
@@ -146,7 +199,89 @@ size_t wasm_func_result_arity(const wasm_func_t *func) {
     return f ? weft_func_type(f).nresults : 0;
 }
 
+void capi_sig_free(capi_sig *sig) {
+    if (!sig) return;
+    free(sig->types);
+    free(sig->kinds);
+    free(sig);
+}
+
+/* The signature of a function object, made on its first call. NULL when
+   out of memory. */
+static capi_sig *capi_func_sig(capi_obj *o) {
+    if (o->sig) return o->sig;
+    weft_functype ft = weft_func_type(o->of.func);
+    size_t n = (size_t)ft.nparams + ft.nresults;
+    capi_sig *sig = calloc(1, sizeof *sig);
+    if (!sig) return NULL;
+    sig->types = base_calloc(n + 1, sizeof *sig->types);
+    sig->kinds = base_calloc(n + 1, sizeof *sig->kinds);
+    if (!sig->types || !sig->kinds) {
+        capi_sig_free(sig);
+        return NULL;
+    }
+    sig->nparams = ft.nparams;
+    sig->nresults = ft.nresults;
+    sig->numeric = ft.nparams <= CAPI_SMALL && ft.nresults <= CAPI_SMALL;
+    for (size_t i = 0; i < n; i++) {
+        weft_valtype t = i < ft.nparams ? ft.params[i] : ft.results[i - ft.nparams];
+        sig->types[i] = t;
+        sig->kinds[i] = capi_valkind_from_weft(t);
+        sig->numeric &= capi_num_kind(t) >= 0;
+    }
+    return o->sig = sig;
+}
+
+static wasm_trap_t *capi_func_call(const wasm_func_t *func, const wasm_val_vec_t *args, wasm_val_vec_t *results);
+
+/* weft_func_call on the store's own execution when it is free (no
+   atomics, no second check of the arguments: the store is one thread's),
+   else weft_func_call itself. */
+static weft_status capi_run(wasm_store_t *store, weft_func *f, const weft_val *a, uint32_t na, weft_val *r,
+                            uint32_t nr, weft_error *err) {
+    if (store->exec_busy || (!store->exec && !(store->exec = weft_exec_new(store->store))))
+        return weft_func_call(f, a, na, r, nr, err);
+    weft_exec *e = store->exec;
+    if (weft_exec_start(e, f, a, na) != WEFT_OK) /* let weft_func_call say why */
+        return weft_func_call(f, a, na, r, nr, err);
+    store->exec_busy = true;
+    weft_status st;
+    do st = weft_exec_run(e, err);
+    while (st == WEFT_SUSPENDED);
+    store->exec_busy = false;
+    if (st == WEFT_OK) st = weft_exec_results(e, r, nr);
+    return st;
+}
+
 own wasm_trap_t *wasm_func_call(const wasm_func_t *func, const wasm_val_vec_t *args, wasm_val_vec_t *results) {
+    capi_obj *o = CAPI_OBJ(func);
+    capi_sig *sig = o && o->kind == CAPI_FUNC && o->of.func ? capi_func_sig(o) : NULL;
+    /* The fast path: numbers only, vectors of the exact sizes. */
+    if (!sig || !sig->numeric || !args || !results || args->size != sig->nparams ||
+        results->size != sig->nresults || (sig->nparams && !args->data) || (sig->nresults && !results->data))
+        return capi_func_call(func, args, results);
+    weft_val a[CAPI_SMALL], r[CAPI_SMALL];
+    for (uint32_t i = 0; i < sig->nparams; i++) {
+        if (BASE_UNLIKELY(args->data[i].kind != sig->kinds[i])) return capi_func_call(func, args, results);
+        a[i].type = sig->types[i];
+        memcpy(&a[i].of, &args->data[i].of, 8);
+    }
+    weft_error err;
+    weft_status st = capi_run(o->store, o->of.func, a, sig->nparams, r, sig->nresults, &err);
+    if (BASE_UNLIKELY(st != WEFT_OK)) {
+        capi_obj *trap = capi_trap_from_error(o->store, &err, st, capi_func_instance(o->of.func));
+        return (wasm_trap_t *)(trap ? trap : capi_trap_fmt("out of memory"));
+    }
+    const wasm_valkind_t *rk = sig->kinds + sig->nparams;
+    for (uint32_t i = 0; i < sig->nresults; i++) {
+        results->data[i].kind = rk[i];
+        memcpy(&results->data[i].of, &r[i].of, 8);
+    }
+    return NULL;
+}
+
+/* Any call: references, v128 refused, lenient result room. */
+static wasm_trap_t *capi_func_call(const wasm_func_t *func, const wasm_val_vec_t *args, wasm_val_vec_t *results) {
     weft_func *f = capi_func_of(func);
     if (!f) return (wasm_trap_t *)capi_trap_fmt("wasm_func_call: not a function of a live store");
     wasm_store_t *store = CAPI_OBJ(func)->store;
@@ -171,6 +306,12 @@ own wasm_trap_t *wasm_func_call(const wasm_func_t *func, const wasm_val_vec_t *a
     }
     for (size_t i = 0; i < nargs; i++) {
         const char *why = NULL;
+        int num = capi_num_kind(ft.params[i]);
+        if (num >= 0 && args->data[i].kind == num) { /* a number: its 8 bytes */
+            a[i].type = ft.params[i];
+            memcpy(&a[i].of, &args->data[i].of, 8);
+            continue;
+        }
         if (!capi_val_to_weft(store, &args->data[i], ft.params[i], &a[i], &why)) {
             trap = capi_trap_fmt("wasm_func_call: argument %zu: %s (the type says %s)", i, why,
                                  weft_valtype_name(ft.params[i]));
@@ -184,13 +325,20 @@ own wasm_trap_t *wasm_func_call(const wasm_func_t *func, const wasm_val_vec_t *a
         if (!trap) trap = capi_trap_fmt("out of memory");
         goto out;
     }
-    for (size_t i = 0; i < nkeep; i++)
+    for (size_t i = 0; i < nkeep; i++) {
+        int num = capi_num_kind(r[i].type);
+        if (num >= 0) {
+            results->data[i].kind = (wasm_valkind_t)num;
+            memcpy(&results->data[i].of, &r[i].of, 8);
+            continue;
+        }
         if (!capi_val_from_weft(store, &r[i], &results->data[i], true)) {
             for (size_t j = 0; j < i; j++) wasm_val_delete(&results->data[j]);
             trap = capi_trap_fmt(r[i].type == WEFT_V128 ? "wasm_func_call: result %zu is a v128, which wasm.h cannot hold"
                                                         : "wasm_func_call: out of memory (result %zu)", i);
             goto out;
         }
+    }
 out:
     if (a && a != small_a) free(a);
     if (r && r != small_r) free(r);

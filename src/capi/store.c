@@ -100,6 +100,7 @@ static void capi_obj_finalize(capi_obj *o) {
 
 static void capi_obj_free(capi_obj *o) {
     capi_obj_finalize(o);
+    capi_sig_free(o->sig);
     if (o->kind == CAPI_MODULE) capi_module_release(o);
     else if (o->kind == CAPI_TRAP) capi_trap_release(o);
     free(o);
@@ -173,6 +174,7 @@ void wasm_store_delete(own wasm_store_t *store) {
     store->pending_trap = NULL;
     /* 2. The weft objects (host functions' env finalizers run here). */
     weft_linker_free(store->wasi_linker);
+    weft_exec_free(store->exec);
     weft_store_free(store->store);
     for (size_t i = 0; i < store->shared.len; i++) weft_shared_memory_release(store->shared.data[i]);
     BASE_VEC_FREE(store->shared);
