@@ -61,6 +61,14 @@ else
     echo "FAIL $host not built"; fail=$((fail + 1))
 fi
 
+# docs/capi.md shows that host whole: the block is the file.
+if diff -q <(awk '/^<!-- capi_host.c:/ {on = 1; next} on && /^```c$/ {inside = 1; next}
+        inside && /^```$/ {exit} inside' docs/capi.md) examples/capi_host.c >/dev/null; then
+    pass=$((pass + 1))
+else
+    echo "FAIL docs/capi.md's host is not examples/capi_host.c"; fail=$((fail + 1))
+fi
+
 # The header's functions (its static inline shorthands aside).
 declared=$(cc -E -P -Iinclude include/wasm.h | tr ';' '\n' | grep 'visibility("default")' |
     grep -oE '\bwasm_[a-z0-9_]+[[:space:]]*\(' | tr -d '( ' | sort -u)
