@@ -288,6 +288,10 @@ WASM_API_EXTERN const wasm_externtype_t *wasm_exporttype_type(const wasm_exportt
  * Values.
  * ------------------------------------------------------------------------ */
 
+/* A reference passed into wasm (an argument, a global's or a table's
+   value) must belong to the store it goes to: a funcref a function of it,
+   an externref any reference of it, or a module or trap (which the store
+   then keeps while wasm may hold them). Others are refused. */
 struct wasm_ref_t;
 
 /* A value and its kind. A value of a reference kind owns its reference when
@@ -487,7 +491,8 @@ WASM_API_EXTERN own wasm_table_t *wasm_table_new(wasm_store_t *store, const wasm
 WASM_API_EXTERN own wasm_tabletype_t *wasm_table_type(const wasm_table_t *table);
 /* The element at `index`: NULL for a null element or out of bounds. */
 WASM_API_EXTERN own wasm_ref_t *wasm_table_get(const wasm_table_t *table, wasm_table_size_t index);
-/* False out of bounds or for a reference of the wrong kind. */
+/* False out of bounds, or for a reference of the wrong kind or of another
+   store. */
 WASM_API_EXTERN bool wasm_table_set(wasm_table_t *table, wasm_table_size_t index, wasm_ref_t *ref);
 WASM_API_EXTERN wasm_table_size_t wasm_table_size(const wasm_table_t *table);
 /* False past the maximum. */

@@ -45,8 +45,8 @@ bool capi_val_to_weft(wasm_store_t *store, const wasm_val_t *v, weft_valtype wan
            upstream's examples do: the reference's own kind decides. */
         if (!wasm_valkind_is_ref(v->kind)) break;
         const capi_obj *o = CAPI_OBJ(v->of.ref);
-        if (o && (o->kind != CAPI_FUNC || !o->of.func)) {
-            *why = "a funcref must be a function of a live store (or null)";
+        if (o && (o->kind != CAPI_FUNC || !o->of.func || o->store != store)) {
+            *why = "a funcref must be a function of the same store (or null)";
             return false;
         }
         out->of.func = o ? o->of.func : NULL;
@@ -55,6 +55,11 @@ bool capi_val_to_weft(wasm_store_t *store, const wasm_val_t *v, weft_valtype wan
     case WEFT_EXTERNREF: {
         if (!wasm_valkind_is_ref(v->kind)) break;
         capi_obj *o = CAPI_OBJ(v->of.ref);
+        if (o && o->in_store && o->store != store) {
+            /* Its store may go first and take the object with it. */
+            *why = "an externref must be a reference of the same store (or a module, a trap, or null)";
+            return false;
+        }
         if (o && !capi_obj_pin(store, o)) {
             *why = "out of memory";
             return false;

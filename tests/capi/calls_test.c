@@ -340,6 +340,19 @@ static void test_basic(void) {
     CHECK("any reference as an externref", wasm_ref_as_module(gv.of.ref) == module);
     wasm_val_delete(&gv);
 
+    /* References of another store are refused. */
+    wasm_store_t *other_store = wasm_store_new(engine);
+    wasm_foreign_t *alien = wasm_foreign_new(other_store);
+    wasm_val_t aa[1] = {WASM_REF_VAL(wasm_foreign_as_ref(alien))};
+    wasm_val_vec_t aav = WASM_ARRAY_VEC(aa);
+    CHECK("a foreign of another store as an externref argument traps",
+          strstr(check_trap_message(wasm_func_call(export_func(&exps, module, "ident"), &aav, &erv)), "same store") != NULL);
+    wasm_func_t *alien_f = wasm_func_new(other_store, t_add, cb_add);
+    CHECK("a function of another store in a table is refused", !wasm_table_set(t, 0, wasm_func_as_ref(alien_f)));
+    wasm_func_delete(alien_f);
+    wasm_foreign_delete(alien);
+    wasm_store_delete(other_store);
+
     /* Memories. */
     wasm_val_t sa[2] = {WASM_I32_VAL(8), WASM_I32_VAL(0x01020304)};
     wasm_val_vec_t sav = WASM_ARRAY_VEC(sa);
