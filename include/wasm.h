@@ -587,8 +587,9 @@ static inline own wasm_valtype_t *wasm_valtype_new_funcref(void) {
 }
 
 /* wasm_functype_new_P_R: a function type of P parameters and R results,
-   taking the value types over. */
-static inline own wasm_functype_t *wasm_functype_new_pr_(wasm_valtype_t *const *ps, size_t np,
+   taking the value types over (weft_wasm_functype_new_ is their common
+   body, not part of the standard). */
+static inline own wasm_functype_t *weft_wasm_functype_new_(wasm_valtype_t *const *ps, size_t np,
                                                          wasm_valtype_t *const *rs, size_t nr) {
     wasm_valtype_vec_t params, results;
     if (np) wasm_valtype_vec_new(&params, np, ps);
@@ -598,58 +599,58 @@ static inline own wasm_functype_t *wasm_functype_new_pr_(wasm_valtype_t *const *
     return wasm_functype_new(&params, &results);
 }
 static inline own wasm_functype_t *wasm_functype_new_0_0(void) {
-    return wasm_functype_new_pr_(NULL, 0, NULL, 0);
+    return weft_wasm_functype_new_(NULL, 0, NULL, 0);
 }
 static inline own wasm_functype_t *wasm_functype_new_1_0(own wasm_valtype_t *p) {
     wasm_valtype_t *ps[1] = {p};
-    return wasm_functype_new_pr_(ps, 1, NULL, 0);
+    return weft_wasm_functype_new_(ps, 1, NULL, 0);
 }
 static inline own wasm_functype_t *wasm_functype_new_2_0(own wasm_valtype_t *p1, own wasm_valtype_t *p2) {
     wasm_valtype_t *ps[2] = {p1, p2};
-    return wasm_functype_new_pr_(ps, 2, NULL, 0);
+    return weft_wasm_functype_new_(ps, 2, NULL, 0);
 }
 static inline own wasm_functype_t *wasm_functype_new_3_0(own wasm_valtype_t *p1, own wasm_valtype_t *p2,
                                                          own wasm_valtype_t *p3) {
     wasm_valtype_t *ps[3] = {p1, p2, p3};
-    return wasm_functype_new_pr_(ps, 3, NULL, 0);
+    return weft_wasm_functype_new_(ps, 3, NULL, 0);
 }
 static inline own wasm_functype_t *wasm_functype_new_0_1(own wasm_valtype_t *r) {
     wasm_valtype_t *rs[1] = {r};
-    return wasm_functype_new_pr_(NULL, 0, rs, 1);
+    return weft_wasm_functype_new_(NULL, 0, rs, 1);
 }
 static inline own wasm_functype_t *wasm_functype_new_1_1(own wasm_valtype_t *p, own wasm_valtype_t *r) {
     wasm_valtype_t *ps[1] = {p}, *rs[1] = {r};
-    return wasm_functype_new_pr_(ps, 1, rs, 1);
+    return weft_wasm_functype_new_(ps, 1, rs, 1);
 }
 static inline own wasm_functype_t *wasm_functype_new_2_1(own wasm_valtype_t *p1, own wasm_valtype_t *p2,
                                                          own wasm_valtype_t *r) {
     wasm_valtype_t *ps[2] = {p1, p2}, *rs[1] = {r};
-    return wasm_functype_new_pr_(ps, 2, rs, 1);
+    return weft_wasm_functype_new_(ps, 2, rs, 1);
 }
 static inline own wasm_functype_t *wasm_functype_new_3_1(own wasm_valtype_t *p1, own wasm_valtype_t *p2,
                                                          own wasm_valtype_t *p3, own wasm_valtype_t *r) {
     wasm_valtype_t *ps[3] = {p1, p2, p3}, *rs[1] = {r};
-    return wasm_functype_new_pr_(ps, 3, rs, 1);
+    return weft_wasm_functype_new_(ps, 3, rs, 1);
 }
 static inline own wasm_functype_t *wasm_functype_new_0_2(own wasm_valtype_t *r1, own wasm_valtype_t *r2) {
     wasm_valtype_t *rs[2] = {r1, r2};
-    return wasm_functype_new_pr_(NULL, 0, rs, 2);
+    return weft_wasm_functype_new_(NULL, 0, rs, 2);
 }
 static inline own wasm_functype_t *wasm_functype_new_1_2(own wasm_valtype_t *p, own wasm_valtype_t *r1,
                                                          own wasm_valtype_t *r2) {
     wasm_valtype_t *ps[1] = {p}, *rs[2] = {r1, r2};
-    return wasm_functype_new_pr_(ps, 1, rs, 2);
+    return weft_wasm_functype_new_(ps, 1, rs, 2);
 }
 static inline own wasm_functype_t *wasm_functype_new_2_2(own wasm_valtype_t *p1, own wasm_valtype_t *p2,
                                                          own wasm_valtype_t *r1, own wasm_valtype_t *r2) {
     wasm_valtype_t *ps[2] = {p1, p2}, *rs[2] = {r1, r2};
-    return wasm_functype_new_pr_(ps, 2, rs, 2);
+    return weft_wasm_functype_new_(ps, 2, rs, 2);
 }
 static inline own wasm_functype_t *wasm_functype_new_3_2(own wasm_valtype_t *p1, own wasm_valtype_t *p2,
                                                          own wasm_valtype_t *p3, own wasm_valtype_t *r1,
                                                          own wasm_valtype_t *r2) {
     wasm_valtype_t *ps[3] = {p1, p2, p3}, *rs[2] = {r1, r2};
-    return wasm_functype_new_pr_(ps, 3, rs, 2);
+    return weft_wasm_functype_new_(ps, 3, rs, 2);
 }
 
 /* A pointer carried in an integer value of the pointer's width. */
