@@ -25,7 +25,7 @@ static void *capi_vec_alloc(size_t n, size_t size) {
     void wasm_##name##_vec_new(own wasm_##name##_vec_t *out, size_t size,                         \
                                own wasm_##name##_t const data[]) {                                \
         wasm_##name##_vec_new_uninitialized(out, size);                                           \
-        if (out->size) memcpy(out->data, data, size * sizeof *out->data);                         \
+        if (out->size && data) memcpy(out->data, data, size * sizeof *out->data);                         \
     }                                                                                             \
     void wasm_##name##_vec_copy(own wasm_##name##_vec_t *out, const wasm_##name##_vec_t *src) {   \
         wasm_##name##_vec_new_uninitialized(out, src ? src->size : 0);                            \
@@ -53,7 +53,7 @@ static void *capi_vec_alloc(size_t n, size_t size) {
     void wasm_##name##_vec_new(own wasm_##name##_vec_t *out, size_t size,                         \
                                own wasm_##name##_t *const data[]) {                               \
         wasm_##name##_vec_new_uninitialized(out, size);                                           \
-        if (out->size) memcpy(out->data, data, size * sizeof *out->data);                         \
+        if (out->size && data) memcpy(out->data, data, size * sizeof *out->data);                         \
     }                                                                                             \
     void wasm_##name##_vec_copy(own wasm_##name##_vec_t *out, const wasm_##name##_vec_t *src) {   \
         wasm_##name##_vec_new_uninitialized(out, src ? src->size : 0);                            \
