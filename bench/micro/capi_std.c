@@ -47,6 +47,9 @@ int main(int argc, char **argv) {
     const char *path = argc > 1 ? argv[1] : "bench/micro/callback.wasm";
     int rounds = argc > 2 ? atoi(argv[2]) : 21;
     if (rounds < 1 || rounds > MAX_ROUNDS) rounds = 21;
+    /* The engine first: WAMR's allocator (behind its vectors too) is set
+       up by wasm_engine_new. */
+    wasm_engine_t *engine = wasm_engine_new();
     FILE *f = fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "cannot open %s\n", path);
@@ -59,7 +62,6 @@ int main(int argc, char **argv) {
     wasm_byte_vec_new_uninitialized(&bin, (size_t)n);
     if (n <= 0 || fread(bin.data, 1, (size_t)n, f) != (size_t)n) return 1;
     fclose(f);
-    wasm_engine_t *engine = wasm_engine_new();
     wasm_store_t *store = wasm_store_new(engine);
     wasm_module_t *module = wasm_module_new(store, &bin);
     wasm_byte_vec_delete(&bin);
