@@ -1,7 +1,18 @@
 # weft — plain Makefile. `make` builds the command, the libraries and the
 # spec runner into $(BUILD); `make test` runs every test suite.
+#   make                                            everyday build (below)
+#   make release                                    what ships, into build-release
 #   make BUILD=build-asan SAN=address,undefined   sanitizer build
 #   make WERROR=1                                   warnings are errors (CI)
+#
+# Build modes. The everyday build leaves out the interpreter's
+# super-instructions (PAIRS=0: the pair handlers are about 3/4 of
+# interp.c's compile time) and the spec runner over portable SIMD lanes
+# (PORTABLE=0: a second compile of interp.c); both behave the same as what
+# ships, only slower or less checked. What ships is PAIRS=1 PORTABLE=1:
+# `make release` builds it into build-release, and `make install`,
+# `make bench` and CI use it (docs/build.md). Any build directory remembers
+# the flags it was built with ($(BUILD)/flags) and rebuilds when they change.
 
 BUILD ?= build
 # The version is written once, in include/weft.h; the shared library's
@@ -20,12 +31,34 @@ CC ?= cc
 OPT ?= -O2 -g
 SAN ?=
 WERROR ?=
+RELEASE_BUILD ?= build-release
+ifeq ($(BUILD),$(RELEASE_BUILD))
+PAIRS ?= 1
+PORTABLE ?= 1
+else
+PAIRS ?= 0
+PORTABLE ?= 0
+endif
 
 WARN := -Wall -Wextra -Wshadow -Wundef -Wstrict-prototypes -Wmissing-prototypes
 CFLAGS_ALL := -std=c11 -D_GNU_SOURCE -fPIC -fvisibility=hidden -Iinclude $(WARN) $(OPT) \
 	$(if $(WERROR),-Werror) $(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all) \
-	$(if $(LIBFUZZER),-fsanitize=fuzzer-no-link -DWEFT_NO_PAIRS=1) $(EXTRA_CFLAGS)
+	$(if $(filter 1,$(PAIRS)),,-DWEFT_NO_PAIRS=1) \
+	$(if $(LIBFUZZER),-fsanitize=fuzzer-no-link) $(EXTRA_CFLAGS)
 LDFLAGS_ALL := $(if $(SAN),-fsanitize=$(SAN)) -lpthread -lm $(EXTRA_LDFLAGS)
+
+# Flags for the interpreter loop's file alone (src/exec/interp.c, one
+# function of about 1,700 labels): the fuzz build compiles it at -O0,
+# because clang with the sanitizers takes over 20 minutes on it at -O1.
+INTERP_CFLAGS ?=
+
+# $(BUILD)/flags holds the compiler and flags of the last build there;
+# every object depends on it, so a build with other flags rebuilds.
+BUILD_FLAGS := $(CC) $(CFLAGS_ALL) | $(INTERP_CFLAGS) | $(LDFLAGS_ALL)
+ifneq ($(BUILD_FLAGS),$(file <$(BUILD)/flags))
+$(shell mkdir -p $(BUILD))
+$(file >$(BUILD)/flags,$(BUILD_FLAGS))
+endif
 
 LIB_SRC := $(sort $(wildcard src/base/*.c src/module/*.c src/compile/*.c src/exec/*.c \
 	src/runtime/*.c src/wasi/*.c src/threads/*.c src/sched/*.c src/workers/*.c \
@@ -59,14 +92,25 @@ EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 CAPI_TEST_SRC := $(sort $(wildcard tests/capi/*_test.c))
 CAPI_TEST_BIN := $(CAPI_TEST_SRC:tests/capi/%.c=$(BUILD)/tests-capi/%)
 
-.PHONY: all test clean bench guests fuzz fuzz-bins install uninstall man
+.PHONY: all test clean bench guests fuzz fuzz-bins install uninstall man release test-release
 all: $(BUILD)/libweft.a $(BUILD)/libweft.so $(BUILD)/weft $(BUILD)/weft-spectest \
-	$(BUILD)/weft-spectest-portable $(UNIT_BIN) \
+	$(if $(filter 1,$(PORTABLE)),$(BUILD)/weft-spectest-portable) $(UNIT_BIN) \
 	$(BUILD)/weft-disasm $(FUZZ_BIN) $(BUILD)/fuzz/diff-exec $(EXAMPLE_BIN) $(CAPI_TEST_BIN)
 
-$(BUILD)/obj/%.o: %.c
+# What ships: the super-instructions and the portable-lanes spec runner
+# (the defaults of a build in $(RELEASE_BUILD)).
+release:
+	$(MAKE) BUILD=$(RELEASE_BUILD) all
+test-release:
+	$(MAKE) BUILD=$(RELEASE_BUILD) test
+
+$(BUILD)/obj/%.o: %.c $(BUILD)/flags
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/src/exec/interp.o: src/exec/interp.c $(BUILD)/flags
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(INTERP_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/libweft.a: $(LIB_OBJ)
 	@rm -f $@
@@ -83,9 +127,9 @@ $(BUILD)/weft-spectest: $(SPEC_OBJ) $(BUILD)/libweft.a
 
 # The spec runner over the portable C SIMD lanes (src/exec/simd.h with
 # WEFT_SIMD_PORTABLE=1): only the interpreter differs, so tests run both.
-$(BUILD)/obj/src/exec/interp-portable.o: src/exec/interp.c
+$(BUILD)/obj/src/exec/interp-portable.o: src/exec/interp.c $(BUILD)/flags
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -DWEFT_SIMD_PORTABLE=1 -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(INTERP_CFLAGS) -DWEFT_SIMD_PORTABLE=1 -MMD -MP -c $< -o $@
 
 $(BUILD)/weft-spectest-portable: $(SPEC_OBJ) $(filter-out $(BUILD)/obj/src/exec/interp.o,$(LIB_OBJ)) \
 		$(BUILD)/obj/src/exec/interp-portable.o
@@ -130,11 +174,15 @@ $(BUILD)/fuzz/diff-exec: fuzz/diff/exec.c $(BUILD)/libweft.a
 # FUZZ_TIME seconds each (findings land in $(FUZZ_BUILD)/crashes), then the
 # differential fuzzer against node for FUZZ_TIME seconds on $(BUILD), with
 # a seed from the clock that it prints (findings in $(BUILD)/diff-findings).
+# The harnesses run the shipped handlers (PAIRS=1); the interpreter's file
+# is compiled at -O0 there (INTERP_CFLAGS above), so it runs fewer
+# executions per second than the rest would allow.
 FUZZ_BUILD ?= build-fuzz
 FUZZ_TIME ?= 60
 FUZZ_TARGETS ?=
 fuzz: $(BUILD)/fuzz/diff-exec
-	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang SAN=address,undefined LIBFUZZER=1 fuzz-bins
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang SAN=address,undefined LIBFUZZER=1 PAIRS=1 \
+		INTERP_CFLAGS=-O0 fuzz-bins
 	bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_TIME) $(FUZZ_TARGETS)
 	seed=$$(date +%s); echo "== differential fuzzing, seed $$seed"; \
 		bash fuzz/diff/run -n 1000000 -t $(FUZZ_TIME) -s $$seed $(BUILD)
@@ -144,10 +192,11 @@ fuzz: $(BUILD)/fuzz/diff-exec
 test: all
 	bash tests/run.sh $(BUILD)
 
-# The benchmark suite and C API micro-benchmarks on this build (bench/README.md);
+# The benchmark suite and C API micro-benchmarks on what ships (make
+# release; RELEASE_BUILD=DIR for another directory) (bench/README.md);
 # BENCH_ARGS go to the runner: make bench BENCH_ARGS=--attention
-bench: all
-	WEFT=$(abspath $(BUILD))/weft bench/run $(BENCH_ARGS)
+bench: release
+	WEFT=$(abspath $(RELEASE_BUILD))/weft bench/run $(BENCH_ARGS)
 
 # Rebuilds the committed guest programs (.wasm) from their sources; needs
 # clang with wasi-libc and wabt.
@@ -155,13 +204,21 @@ guests:
 	$(MAKE) -C tests guests
 
 # Installs the command, both libraries (libweft.so.VERSION with its soname
-# link and the development link), the header, weft.pc and the man page.
-install: $(BUILD)/weft $(BUILD)/libweft.a $(BUILD)/libweft.so
+# link and the development link), the header, weft.pc and the man page:
+# what ships (make release) unless BUILD is given on the command line.
+ifeq ($(origin BUILD),command line)
+INSTALL_BUILD := $(BUILD)
+INSTALL_DEPS := $(BUILD)/weft $(BUILD)/libweft.a $(BUILD)/libweft.so
+else
+INSTALL_BUILD := $(RELEASE_BUILD)
+INSTALL_DEPS := release
+endif
+install: $(INSTALL_DEPS)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1
-	install -m 755 $(BUILD)/weft $(DESTDIR)$(BINDIR)/weft
-	install -m 644 $(BUILD)/libweft.a $(DESTDIR)$(LIBDIR)/libweft.a
-	install -m 755 $(BUILD)/libweft.so $(DESTDIR)$(LIBDIR)/libweft.so.$(VERSION)
+	install -m 755 $(INSTALL_BUILD)/weft $(DESTDIR)$(BINDIR)/weft
+	install -m 644 $(INSTALL_BUILD)/libweft.a $(DESTDIR)$(LIBDIR)/libweft.a
+	install -m 755 $(INSTALL_BUILD)/libweft.so $(DESTDIR)$(LIBDIR)/libweft.so.$(VERSION)
 	ln -sf libweft.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libweft.so
 	install -m 644 include/weft.h $(DESTDIR)$(INCLUDEDIR)/weft.h

@@ -471,7 +471,7 @@ static void cli_version(void) {
            "wasi-preview1 (%u functions, also wasi_unstable) wasi-threads sched-pool "
            "fuel timeout\n", weft_simd_backend(), weft_wasi_function_count());
     printf("not built in: relaxed-simd, wasi-preview2, components, jit\n");
-    printf("build: %s%s%s\n",
+    printf("build: %s%s%s%s\n",
 #if defined(__clang__)
            "clang " __clang_version__,
 #elif defined(__GNUC__)
@@ -491,9 +491,16 @@ static void cli_version(void) {
            "",
 #endif
 #if defined(__SANITIZE_THREAD__)
-           ", ThreadSanitizer"
+           ", ThreadSanitizer",
 #else
-           ""
+           "",
+#endif
+    /* The super-instructions (src/compile/pairs.c): in what ships (make
+       release), not in the everyday build (Makefile, PAIRS). */
+#if defined(WEFT_NO_PAIRS) && WEFT_NO_PAIRS
+           ", no super-instructions"
+#else
+           ", super-instructions"
 #endif
     );
 }

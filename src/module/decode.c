@@ -22,6 +22,21 @@
 
 #include <stdio.h>
 
+/* Value types are the module layer's (§2.3.4): their names serve every
+   layer above (validation messages, link errors, the C API). */
+const char *weft_valtype_name(weft_valtype t) {
+    switch (t) {
+    case WEFT_I32: return "i32";
+    case WEFT_I64: return "i64";
+    case WEFT_F32: return "f32";
+    case WEFT_F64: return "f64";
+    case WEFT_V128: return "v128";
+    case WEFT_FUNCREF: return "funcref";
+    case WEFT_EXTERNREF: return "externref";
+    }
+    return "unknown type";
+}
+
 /* The module may hold at most this many locals per function (the limit
    every web engine applies; the spec only requires fewer than 2^32). */
 #define DEC_MAX_LOCALS 50000u

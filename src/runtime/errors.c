@@ -50,19 +50,6 @@ const char *weft_trap_message(weft_trap trap) {
     return rt_trap_messages[trap];
 }
 
-const char *weft_valtype_name(weft_valtype t) {
-    switch (t) {
-    case WEFT_I32: return "i32";
-    case WEFT_I64: return "i64";
-    case WEFT_F32: return "f32";
-    case WEFT_F64: return "f64";
-    case WEFT_V128: return "v128";
-    case WEFT_FUNCREF: return "funcref";
-    case WEFT_EXTERNREF: return "externref";
-    }
-    return "unknown type";
-}
-
 void rt_quote_name(char *buf, size_t cap, const char *s, size_t n) {
     static const char hex[] = "0123456789abcdef";
     size_t o = 0;

@@ -280,9 +280,23 @@ uint32_t wasi_path_open(wasi_call *c, const weft_val *a) {
                            : type == WASI_FILETYPE_SOCKET_STREAM ? WASI_RIGHTS_SOCKET
                                                                  : WASI_RIGHTS_STREAM;
     uint64_t new_inh = type == WASI_FILETYPE_DIRECTORY ? (inh & ref.inheriting) : 0;
+    /* What fd_fdstat_get shows of a directory's inheriting rights: only
+       the access the directory was itself opened for. WASI preview1 is
+       silent; wasmtime derives the rights it reports for a directory that
+       is not a preopen from the access it was opened with (crates/wasi/src/
+       p1.rs, fd_fdstat_get: inheriting = base, FD_WRITE only when opened
+       for writing, FD_READ only for reading), while path_open through it
+       grants whatever it is asked. So here: the rights needing write are
+       never shown (a directory opened for writing failed above), those
+       needing read only when FD_READ was asked for; path_open still checks
+       the whole set. wasi-libc reads the shown set: faccessat(dirfd, W_OK)
+       on a directory opened O_RDONLY fails (its test access), and openat()
+       through such an fd asks for no write right, as on wasmtime. */
+    uint64_t unshown = wasi_rights_needing(WASI_ACCESS_WRITE);
+    if (!(base & WASI_RIGHT_FD_READ)) unshown |= wasi_rights_needing(WASI_ACCESS_READ);
     uint32_t newfd;
     r = wasi_fd_insert(c->w, h, type, (uint16_t)fdflags, base & type_rights, new_inh,
-                       &newfd);
+                       type == WASI_FILETYPE_DIRECTORY ? unshown : 0, &newfd);
     if (!r) r = wasi_put32(c, out, newfd);
 done:
     wasi_close_path(c, &ref, &p);
@@ -372,6 +386,7 @@ uint32_t wasi_path_symlink(wasi_call *c, const weft_val *a) {
     if (!src) return WASI_EFAULT;
     if (olen == 0) return WASI_ENOENT;
     if (memchr(src, 0, olen)) return WASI_EINVAL;
+    if (!wasi_utf8_valid(src, olen)) return WASI_EILSEQ; /* a WASI string: see path.c */
     /* A link to an absolute path could never be followed inside the
        sandbox, and host programs would follow it outside: refused. */
     if (src[0] == '/') return WASI_ESCAPE;

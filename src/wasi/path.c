@@ -83,6 +83,11 @@ wasi_errno wasi_path_resolve(wasi_call *c, const wasi_ref *ref, uint32_t ptr,
     if (len == 0) return WASI_ENOENT;
     if (ref->filetype != WASI_FILETYPE_DIRECTORY) return WASI_ENOTDIR;
     if (memchr(p, 0, len)) return WASI_EINVAL;
+    /* A path is a WASI string, which the witx defines as UTF-8; one that
+       is not valid UTF-8 is EILSEQ, as wasmtime answers (crates/wasi/src/
+       p1.rs: reading a GuestPtr<str> fails InvalidUtf8 -> Ilseq) and
+       wasi-libc's test open_relative_path expects. */
+    if (!wasi_utf8_valid(p, len)) return WASI_EILSEQ;
     if (p[0] == '/') return WASI_ESCAPE;
     if (len >= (uint32_t)PATH_MAX) return WASI_ENAMETOOLONG;
 

@@ -98,7 +98,7 @@ uint32_t wasi_sock_accept(wasi_call *c, const weft_val *a) {
                blocker unless the guest asked for NONBLOCK. */
             uint32_t nfd;
             r = wasi_fd_insert(c->w, s, WASI_FILETYPE_SOCKET_STREAM, (uint16_t)flags,
-                               WASI_RIGHTS_SOCKET, 0, &nfd);
+                               WASI_RIGHTS_SOCKET, 0, 0, &nfd);
             if (!r) r = wasi_put32(c, out, nfd);
         }
     }

@@ -178,7 +178,11 @@ typedef struct wasi_fd {
     uint16_t flags;         /* WASI fdflags */
     uint64_t base;          /* rights on this fd */
     uint64_t inheriting;    /* rights of fds opened through it */
+    uint64_t unshown;       /* of those, the ones fd_fdstat_get does not show
+                               (a directory opened by path_open: fs.c) */
     char *preopen;          /* guest name of a preopened directory, or NULL */
+    bool stdio;             /* one of the host's stdio descriptors (guest 0, 1, 2
+                               at start; fd_renumber moves it with the entry) */
     uint32_t refs;          /* table slot + calls in flight; under the lock */
     pthread_mutex_t dir_lock; /* guards dir and dir_pos (fd_readdir) */
     DIR *dir;               /* readdir stream on a dup of host, lazily */
@@ -331,6 +335,9 @@ WASI_FUNCS(WASI_DECLARE)
 /* Fills `err` (if non-NULL) and returns `st`. */
 WASI_INTERNAL weft_status wasi_fail(weft_error *err, weft_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Whether [p, p+len) is valid UTF-8 (the Unicode definition: no overlong
+   forms, no surrogates, nothing past U+10FFFF), as Rust's str is. */
+WASI_INTERNAL bool wasi_utf8_valid(const uint8_t *p, size_t len);
 /* Maps a host errno value to the WASI errno. */
 WASI_INTERNAL wasi_errno wasi_errno_from_host(int err);
 /* The WASI filetype of a host st_mode. */
@@ -343,11 +350,12 @@ WASI_INTERNAL wasi_errno wasi_fd_acquire(struct weft_wasi *w, uint32_t fd,
 WASI_INTERNAL void wasi_fd_release(struct weft_wasi *w, wasi_ref *ref);
 /* Makes an entry for host descriptor `host` (taken over: closed with the
    entry) and puts it in the lowest free slot. *out_fd gets the guest fd.
+   `unshown`: inheriting rights fd_fdstat_get leaves out (wasi_fd).
    On failure the host descriptor is closed. */
 WASI_INTERNAL wasi_errno wasi_fd_insert(struct weft_wasi *w, int host,
                                         uint8_t filetype, uint16_t flags,
                                         uint64_t base, uint64_t inheriting,
-                                        uint32_t *out_fd);
+                                        uint64_t unshown, uint32_t *out_fd);
 WASI_INTERNAL wasi_fd *wasi_fd_entry_new(int host, bool close_host,
                                          uint8_t filetype, uint16_t flags,
                                          uint64_t base, uint64_t inheriting);

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../runtime/internal.h"
+#include "../runtime/runtime.h"
 #include "workers.h"
 
 /* ------------------------------------------------------------------------

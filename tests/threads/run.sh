@@ -298,6 +298,7 @@ for ((round = 1; round <= COUNT; round++)); do
     simple condvar $'items 10000\nsum 25005000'
     simple barrier $'rounds 200\nbad 0'
     simple join "total 599998"
+    simple sleep_precision $'early 0\nsets_best_under_1ms 4'
     simple timed_wait $'wait32 2\nwait64 2\nwoken 0'
     simple spin_flag "output 5999994"
     simple short_lived "threads 1000"

@@ -1,12 +1,11 @@
-/* fd_allocate: grows a file, never shrinks it. */
+/* fd_allocate: ENOTSUP on every fd holding FD_ALLOCATE, the file left as
+   it was (wasmtime's answer, docs/wasi.md "Where WASI preview1 is
+   silent"); the errors before it as for any fd_* call. */
 #include "common.h"
 int main(void) {
     __wasi_fd_t fd = xopen("alloc.bin", __WASI_OFLAGS_CREAT, RIGHTS_ALL, 0);
     __wasi_filestat_t st;
     T("fd_allocate(0, 100)", __wasi_fd_allocate(fd, 0, 100));
-    (void)__wasi_fd_filestat_get(fd, &st);
-    SAY("size=%llu\n", (unsigned long long)st.size);
-    T("fd_allocate(50, 10)", __wasi_fd_allocate(fd, 50, 10));
     (void)__wasi_fd_filestat_get(fd, &st);
     SAY("size=%llu\n", (unsigned long long)st.size);
     T("fd_allocate(len 0)", __wasi_fd_allocate(fd, 0, 0));

@@ -74,5 +74,14 @@ int main(void) {
     SAY("file base has FD_READDIR: %s, has FD_READ: %s\n",
         (fs.fs_rights_base & __WASI_RIGHTS_FD_READDIR) ? "yes" : "no",
         (fs.fs_rights_base & __WASI_RIGHTS_FD_READ) ? "yes" : "no");
+    /* Paths are WASI strings, UTF-8: anything else is EILSEQ and nothing
+       is made (wasmtime's answer). */
+    T("create \"\\xff\\xff\" (not UTF-8)", op(DIRFD, F, "\xff\xff", __WASI_OFLAGS_CREAT, RIGHTS_ALL, 0));
+    T("create \"caf\\xc3\\xa9\" (UTF-8)", op(DIRFD, F, "caf\xc3\xa9", __WASI_OFLAGS_CREAT, RIGHTS_ALL, 0));
+    T("open \"\\xc0\\xaf\" (overlong \"/\")", op(DIRFD, F, "\xc0\xaf", 0, R_READ, 0));
+    T("open \"\\xed\\xa0\\x80\" (a surrogate)", op(DIRFD, F, "\xed\xa0\x80", 0, R_READ, 0));
+    T("open \"dir/\\xe2\\x82\" (cut short)", op(DIRFD, F, "dir/\xe2\x82", 0, R_READ, 0));
+    T("mkdir \"\\xf5x\" (past U+10FFFF)", __wasi_path_create_directory(DIRFD, "\xf5x"));
+    T("symlink to \"\\xff\" (target not UTF-8)", __wasi_path_symlink("\xff", DIRFD, "badlink"));
     return 0;
 }
