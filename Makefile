@@ -15,6 +15,7 @@
 # the flags it was built with ($(BUILD)/flags) and rebuilds when they change.
 
 BUILD ?= build
+.DEFAULT_GOAL := all
 # The version is written once, in include/weft.h; the shared library's
 # soname carries its major number.
 VERSION := $(shell sed -n 's/^\#define WEFT_VERSION "\(.*\)"/\1/p' include/weft.h)
@@ -53,12 +54,14 @@ LDFLAGS_ALL := $(if $(SAN),-fsanitize=$(SAN)) -lpthread -lm $(EXTRA_LDFLAGS)
 INTERP_CFLAGS ?=
 
 # $(BUILD)/flags holds the compiler and flags of the last build there;
-# every object depends on it, so a build with other flags rebuilds.
+# every object depends on it, so a build with other flags rebuilds. It is
+# rewritten only when an object is to be built and only when the flags
+# differ (make then sees it unchanged, and nothing is rebuilt).
 BUILD_FLAGS := $(CC) $(CFLAGS_ALL) | $(INTERP_CFLAGS) | $(LDFLAGS_ALL)
-ifneq ($(BUILD_FLAGS),$(file <$(BUILD)/flags))
-$(shell mkdir -p $(BUILD))
-$(file >$(BUILD)/flags,$(BUILD_FLAGS))
-endif
+$(BUILD)/flags: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '$(BUILD_FLAGS)' | cmp -s - $@ || printf '%s\n' '$(BUILD_FLAGS)' >$@
+FORCE:
 
 LIB_SRC := $(sort $(wildcard src/base/*.c src/module/*.c src/compile/*.c src/exec/*.c \
 	src/runtime/*.c src/wasi/*.c src/threads/*.c src/sched/*.c src/workers/*.c \
@@ -92,7 +95,7 @@ EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 CAPI_TEST_SRC := $(sort $(wildcard tests/capi/*_test.c))
 CAPI_TEST_BIN := $(CAPI_TEST_SRC:tests/capi/%.c=$(BUILD)/tests-capi/%)
 
-.PHONY: all test clean bench guests fuzz fuzz-bins install uninstall man release test-release
+.PHONY: FORCE all test clean bench guests fuzz fuzz-bins install uninstall man release test-release
 all: $(BUILD)/libweft.a $(BUILD)/libweft.so $(BUILD)/weft $(BUILD)/weft-spectest \
 	$(if $(filter 1,$(PORTABLE)),$(BUILD)/weft-spectest-portable) $(UNIT_BIN) \
 	$(BUILD)/weft-disasm $(FUZZ_BIN) $(BUILD)/fuzz/diff-exec $(EXAMPLE_BIN) $(CAPI_TEST_BIN)
@@ -207,8 +210,9 @@ guests:
 # link and the development link), the header, weft.pc and the man page:
 # what ships (make release) unless BUILD is given on the command line.
 ifeq ($(origin BUILD),command line)
+# As built: installing never rebuilds a given directory with other flags.
 INSTALL_BUILD := $(BUILD)
-INSTALL_DEPS := $(BUILD)/weft $(BUILD)/libweft.a $(BUILD)/libweft.so
+INSTALL_DEPS :=
 else
 INSTALL_BUILD := $(RELEASE_BUILD)
 INSTALL_DEPS := release
