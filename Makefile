@@ -64,7 +64,8 @@ $(BUILD)/flags: FORCE
 FORCE:
 
 LIB_SRC := $(sort $(wildcard src/base/*.c src/module/*.c src/compile/*.c src/exec/*.c \
-	src/runtime/*.c src/wasi/*.c src/threads/*.c src/sched/*.c src/workers/*.c))
+	src/runtime/*.c src/wasi/*.c src/threads/*.c src/sched/*.c src/workers/*.c \
+	src/capi/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 SPEC_SRC := $(sort $(wildcard tests/spectest/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
@@ -80,7 +81,7 @@ FUZZ_SRC := $(filter-out fuzz/main.c,$(sort $(wildcard fuzz/*.c)))
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
 # Example hosts (examples/*.c but the guests'; docs/workers.md): plain
 # programs on the public API, run by tests/workers/run.sh.
-EXAMPLE_SRC := examples/pool.c
+EXAMPLE_SRC := examples/pool.c examples/capi_host.c
 # examples/uv_host.c runs weft in cooperative mode inside a libuv loop
 # (docs/coop.md); built when libuv's headers are there (Debian libuv1-dev;
 # .ci/run installs it), and tests/coop/run.sh says so when they are not.
@@ -89,11 +90,15 @@ ifneq ($(UV_LIBS),)
 EXAMPLE_SRC += examples/uv_host.c
 endif
 EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
+# The wasm.h tests (tests/capi/run.sh): plain programs on wasm.h and
+# weft_wasm.h only.
+CAPI_TEST_SRC := $(sort $(wildcard tests/capi/*_test.c))
+CAPI_TEST_BIN := $(CAPI_TEST_SRC:tests/capi/%.c=$(BUILD)/tests-capi/%)
 
 .PHONY: FORCE all test clean bench guests fuzz fuzz-bins install uninstall man release test-release
 all: $(BUILD)/libweft.a $(BUILD)/libweft.so $(BUILD)/weft $(BUILD)/weft-spectest \
 	$(if $(filter 1,$(PORTABLE)),$(BUILD)/weft-spectest-portable) $(UNIT_BIN) \
-	$(BUILD)/weft-disasm $(FUZZ_BIN) $(BUILD)/fuzz/diff-exec $(EXAMPLE_BIN)
+	$(BUILD)/weft-disasm $(FUZZ_BIN) $(BUILD)/fuzz/diff-exec $(EXAMPLE_BIN) $(CAPI_TEST_BIN)
 
 # What ships: the super-instructions and the portable-lanes spec runner
 # (the defaults of a build in $(RELEASE_BUILD)).
@@ -140,6 +145,10 @@ $(BUILD)/examples/%: examples/%.c examples/sha256.h $(BUILD)/libweft.a
 $(BUILD)/examples/uv_host: examples/uv_host.c $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libweft.a $(UV_LIBS) $(LDFLAGS_ALL)
+
+$(BUILD)/tests-capi/%: tests/capi/%.c tests/capi/check.h $(BUILD)/libweft.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
 
 # Developer tools see the internal headers.
 $(BUILD)/weft-disasm: tools/disasm.c $(BUILD)/libweft.a
@@ -217,6 +226,8 @@ install: $(INSTALL_DEPS)
 	ln -sf libweft.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libweft.so
 	install -m 644 include/weft.h $(DESTDIR)$(INCLUDEDIR)/weft.h
+	install -m 644 include/wasm.h $(DESTDIR)$(INCLUDEDIR)/wasm.h
+	install -m 644 include/weft_wasm.h $(DESTDIR)$(INCLUDEDIR)/weft_wasm.h
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
 		weft.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/weft.pc
@@ -227,6 +238,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/weft $(DESTDIR)$(LIBDIR)/libweft.a \
 		$(DESTDIR)$(LIBDIR)/libweft.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/libweft.so $(DESTDIR)$(INCLUDEDIR)/weft.h \
+		$(DESTDIR)$(INCLUDEDIR)/wasm.h $(DESTDIR)$(INCLUDEDIR)/weft_wasm.h \
 		$(DESTDIR)$(PKGCONFIGDIR)/weft.pc $(DESTDIR)$(MANDIR)/man1/weft.1
 
 # The man page is generated from the command's options table

@@ -515,6 +515,10 @@ WEFT_API weft_status weft_linker_define(weft_linker *linker, const char *module,
 /* The same with names of explicit length, which may contain NUL bytes. */
 WEFT_API weft_status weft_linker_define_n(weft_linker *linker, weft_name module,
                                           weft_name name, weft_extern ext);
+/* Looks (module, name) up: WEFT_OK with *out, WEFT_ERR_NOT_FOUND when it
+   is not defined, WEFT_ERR_MISUSE for a NULL argument. */
+WEFT_API weft_status weft_linker_get(const weft_linker *linker, weft_name module,
+                                     weft_name name, weft_extern *out);
 /* Defines every export of `inst` under the module name `module`. */
 WEFT_API weft_status weft_linker_define_instance(weft_linker *linker,
                                                  const char *module,

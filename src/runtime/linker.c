@@ -49,6 +49,15 @@ static rt_def *rt_linker_find(weft_linker *l, const char *module, size_t module_
     return NULL;
 }
 
+weft_status weft_linker_get(const weft_linker *linker, weft_name module, weft_name name,
+                            weft_extern *out) {
+    if (!linker || !out || (module.len && !module.data) || (name.len && !name.data)) return WEFT_ERR_MISUSE;
+    rt_def *d = rt_linker_find((weft_linker *)linker, module.data, module.len, name.data, name.len);
+    if (!d) return WEFT_ERR_NOT_FOUND;
+    *out = d->ext;
+    return WEFT_OK;
+}
+
 /* Defines (module, name) with explicit lengths; replaces an earlier one. */
 static weft_status rt_linker_define(weft_linker *l, const char *module, size_t module_len,
                                     const char *name, size_t name_len, weft_extern ext) {

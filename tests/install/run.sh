@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Packaging: `make install` into a temporary PREFIX (and with DESTDIR)
 # puts the command, libweft.a, libweft.so.VERSION with its soname and
-# links, weft.h, weft.pc and weft.1 in place; a host program (host.c)
-# builds against the installed library with nothing but pkg-config, shared
-# and static, and runs; the man page renders with `man -l` without troff
+# links, weft.h, wasm.h, weft_wasm.h, weft.pc and weft.1 in place; a host
+# program (host.c) builds against the installed library with nothing but
+# pkg-config, shared and static, and runs, and so does a wasm.h host
+# (examples/capi_host.c); the man page renders with `man -l` without troff
 # warnings, documents every option `weft run --help` lists, and is what the
 # options table generates (docs/weft.1 is not stale); `make uninstall`
 # removes every file.
@@ -36,7 +37,8 @@ elif nm "$BUILD/libweft.a" 2>/dev/null | grep -q __tsan_; then SANFLAGS="-fsanit
 if make -s -C "$ROOT" BUILD="$BUILD" PREFIX="$P" install >"$TMP/install.log" 2>&1; then ok; else
     bad "make install: $(tail -n 3 "$TMP/install.log")"
 fi
-for f in bin/weft lib/libweft.a "lib/libweft.so.$VERSION" include/weft.h lib/pkgconfig/weft.pc \
+for f in bin/weft lib/libweft.a "lib/libweft.so.$VERSION" include/weft.h include/wasm.h include/weft_wasm.h \
+    lib/pkgconfig/weft.pc \
     share/man/man1/weft.1; do
     if [ -f "$P/$f" ]; then ok; else bad "installed: no $f"; fi
 done
@@ -47,11 +49,11 @@ if [ "$(readlink "$P/lib/libweft.so.$MAJOR")" = "libweft.so.$VERSION" ] &&
 fi
 soname=$(readelf -d "$P/lib/libweft.so.$VERSION" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 [ "$soname" = "libweft.so.$MAJOR" ] && ok || bad "soname '$soname' (want libweft.so.$MAJOR)"
-# Only the public API is exported.
+# Only the public APIs are exported: weft.h's weft_* and wasm.h's wasm_*.
 if nm -D --defined-only "$P/lib/libweft.so.$VERSION" | awk '$2 == "T" {print $3}' | grep -v '^weft_' |
-    grep -v '^_' | grep -q .; then
-    bad "libweft.so exports non-weft_ functions: $(nm -D --defined-only "$P/lib/libweft.so.$VERSION" |
-        awk '$2 == "T" {print $3}' | grep -v '^weft_' | grep -v '^_' | head -n 5 | tr '\n' ' ')"
+    grep -v '^wasm_' | grep -v '^_' | grep -q .; then
+    bad "libweft.so exports functions of neither API: $(nm -D --defined-only "$P/lib/libweft.so.$VERSION" |
+        awk '$2 == "T" {print $3}' | grep -v '^weft_' | grep -v '^wasm_' | grep -v '^_' | head -n 5 | tr '\n' ' ')"
 else ok; fi
 "$P/bin/weft" --version >"$TMP/v" 2>&1 && [ "$(head -n 1 "$TMP/v")" = "weft $VERSION" ] && ok ||
     bad "installed weft --version: $(head -n 1 "$TMP/v")"
@@ -74,6 +76,18 @@ if cc $SANFLAGS -o "$TMP/host-shared" "$HERE/host.c" $(pkg-config --cflags --lib
         bad "host (shared) does not load $P/lib/libweft.so.$MAJOR: $(LD_LIBRARY_PATH=$P/lib ldd "$TMP/host-shared" | grep weft)"
 else
     bad "cc host.c \$(pkg-config --cflags --libs weft): $(head -n 3 "$TMP/cc.err")"
+fi
+# A wasm.h host (examples/capi_host.c, docs/capi.md) builds with the same
+# pkg-config line and runs against the installed library.
+# shellcheck disable=SC2046
+if cc $SANFLAGS -o "$TMP/capi-host" "$ROOT/examples/capi_host.c" $(pkg-config --cflags --libs weft) \
+    2>"$TMP/cc.err"; then
+    ok
+    got=$(LD_LIBRARY_PATH=$P/lib "$TMP/capi-host" "$ROOT/examples/capi_guest.wasm" 2>&1)
+    [ "$got" = $'[log] hello from the guest\nand a line through WASI' ] && ok ||
+        bad "wasm.h host printed [$got]"
+else
+    bad "cc capi_host.c \$(pkg-config --cflags --libs weft): $(head -n 3 "$TMP/cc.err")"
 fi
 # Static: everything from the archives (pkg-config --static adds the
 # private libraries). A sanitizer runtime cannot be linked statically, so
