@@ -39,7 +39,7 @@ wasm_limits_t capi_limits_from_weft(weft_limits l) {
 }
 
 weft_limits capi_limits_to_weft(const wasm_limits_t *l, bool shared) {
-    weft_limits out = {0, 0, false, shared};
+    weft_limits out = {.shared = shared};
     out.min = l->min;
     out.has_max = l->max != wasm_limits_max_default;
     out.max = out.has_max ? l->max : 0;

@@ -99,7 +99,7 @@ int main(void) {
     wasm_store_delete(store);
 
     weft_shared_memory *sm = NULL;
-    weft_limits lim = {1, 1, true, true};
+    weft_limits lim = {.min = 1, .max = 1, .has_max = true, .shared = true};
     weft_error err;
     CHECK("shared memory", weft_shared_memory_new(weft_wasm_engine(engine), lim, &sm, &err) == WEFT_OK);
 
