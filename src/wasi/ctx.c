@@ -49,34 +49,6 @@ weft_status wasi_fail(weft_error *err, weft_status st, const char *fmt, ...) {
     return st;
 }
 
-bool wasi_utf8_valid(const uint8_t *p, size_t len) {
-    size_t i = 0;
-    while (i < len) {
-        uint8_t b = p[i];
-        if (b < 0x80) {
-            i++;
-            continue;
-        }
-        /* Length and the range of the second byte (Unicode 15, table 3-7),
-           which rules out overlong forms, surrogates and > U+10FFFF. */
-        size_t n;
-        uint8_t lo = 0x80, hi = 0xbf;
-        if (b >= 0xc2 && b <= 0xdf) n = 2;
-        else if (b == 0xe0) n = 3, lo = 0xa0;
-        else if (b == 0xed) n = 3, hi = 0x9f;
-        else if (b >= 0xe1 && b <= 0xef) n = 3;
-        else if (b == 0xf0) n = 4, lo = 0x90;
-        else if (b >= 0xf1 && b <= 0xf3) n = 4;
-        else if (b == 0xf4) n = 4, hi = 0x8f;
-        else return false;
-        if (len - i < n || p[i + 1] < lo || p[i + 1] > hi) return false;
-        for (size_t k = 2; k < n; k++)
-            if (p[i + k] < 0x80 || p[i + k] > 0xbf) return false;
-        i += n;
-    }
-    return true;
-}
-
 wasi_errno wasi_errno_from_host(int err) {
     switch (err) {
     case 0: return WASI_ESUCCESS;

@@ -386,7 +386,7 @@ uint32_t wasi_path_symlink(wasi_call *c, const weft_val *a) {
     if (!src) return WASI_EFAULT;
     if (olen == 0) return WASI_ENOENT;
     if (memchr(src, 0, olen)) return WASI_EINVAL;
-    if (!wasi_utf8_valid(src, olen)) return WASI_EILSEQ; /* a WASI string: see path.c */
+    if (!base_utf8_valid(src, olen)) return WASI_EILSEQ; /* a WASI string: see path.c */
     /* A link to an absolute path could never be followed inside the
        sandbox, and host programs would follow it outside: refused. */
     if (src[0] == '/') return WASI_ESCAPE;

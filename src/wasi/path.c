@@ -87,7 +87,7 @@ wasi_errno wasi_path_resolve(wasi_call *c, const wasi_ref *ref, uint32_t ptr,
        is not valid UTF-8 is EILSEQ, as wasmtime answers (crates/wasi/src/
        p1.rs: reading a GuestPtr<str> fails InvalidUtf8 -> Ilseq) and
        wasi-libc's test open_relative_path expects. */
-    if (!wasi_utf8_valid(p, len)) return WASI_EILSEQ;
+    if (!base_utf8_valid(p, len)) return WASI_EILSEQ;
     if (p[0] == '/') return WASI_ESCAPE;
     if (len >= (uint32_t)PATH_MAX) return WASI_ENAMETOOLONG;
 

@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "weft.h"
+#include "../base/base.h" /* base_utf8_valid: the one UTF-8 check */
 
 #define WASI_INTERNAL __attribute__((visibility("hidden")))
 
@@ -335,9 +336,7 @@ WASI_FUNCS(WASI_DECLARE)
 /* Fills `err` (if non-NULL) and returns `st`. */
 WASI_INTERNAL weft_status wasi_fail(weft_error *err, weft_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Whether [p, p+len) is valid UTF-8 (the Unicode definition: no overlong
-   forms, no surrogates, nothing past U+10FFFF), as Rust's str is. */
-WASI_INTERNAL bool wasi_utf8_valid(const uint8_t *p, size_t len);
+/* UTF-8 checks use base_utf8_valid (base/base.h), the runtime's own. */
 /* Maps a host errno value to the WASI errno. */
 WASI_INTERNAL wasi_errno wasi_errno_from_host(int err);
 /* The WASI filetype of a host st_mode. */
