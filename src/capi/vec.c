@@ -11,9 +11,10 @@ static void *capi_vec_alloc(size_t n, size_t size) {
     return n ? base_calloc(n, size) : NULL;
 }
 
-/* Vectors of plain values: bytes and wasm_val_t. copy_elem and delete_elem
-   act on one element in place. */
-#define CAPI_VEC_PLAIN(name, copy_elem, delete_elem)                                             \
+/* The five functions of a vector of `elem` (wasm.h's WASM_DECLARE_VEC):
+   copy_elem(out, in) copies one element into place, delete_elem(p)
+   deletes one in place. */
+#define CAPI_VEC(name, elem, copy_elem, delete_elem)                                             \
     void wasm_##name##_vec_new_empty(own wasm_##name##_vec_t *out) {                              \
         out->size = 0;                                                                            \
         out->data = NULL;                                                                         \
@@ -22,10 +23,9 @@ static void *capi_vec_alloc(size_t n, size_t size) {
         out->data = capi_vec_alloc(size, sizeof *out->data);                                      \
         out->size = out->data ? size : 0;                                                         \
     }                                                                                             \
-    void wasm_##name##_vec_new(own wasm_##name##_vec_t *out, size_t size,                         \
-                               own wasm_##name##_t const data[]) {                                \
+    void wasm_##name##_vec_new(own wasm_##name##_vec_t *out, size_t size, own elem const data[]) { \
         wasm_##name##_vec_new_uninitialized(out, size);                                           \
-        if (out->size && data) memcpy(out->data, data, size * sizeof *out->data);                         \
+        if (out->size && data) memcpy(out->data, data, size * sizeof *out->data);                 \
     }                                                                                             \
     void wasm_##name##_vec_copy(own wasm_##name##_vec_t *out, const wasm_##name##_vec_t *src) {   \
         wasm_##name##_vec_new_uninitialized(out, src ? src->size : 0);                            \
@@ -39,34 +39,17 @@ static void *capi_vec_alloc(size_t n, size_t size) {
         vec->data = NULL;                                                                         \
     }
 
+/* Vectors of plain values: bytes and wasm_val_t. */
+#define CAPI_VEC_PLAIN(name, copy_elem, delete_elem) CAPI_VEC(name, wasm_##name##_t, copy_elem, delete_elem)
+
 /* Vectors of owned pointers: new takes the objects over; copy copies each
    with wasm_NAME_copy; delete deletes each with wasm_NAME_delete. */
 #define CAPI_VEC_OWN(name)                                                                        \
-    void wasm_##name##_vec_new_empty(own wasm_##name##_vec_t *out) {                              \
-        out->size = 0;                                                                            \
-        out->data = NULL;                                                                         \
+    static inline void capi_##name##_elem_copy(wasm_##name##_t **out, wasm_##name##_t *const *in) { \
+        *out = *in ? wasm_##name##_copy(*in) : NULL;                                              \
     }                                                                                             \
-    void wasm_##name##_vec_new_uninitialized(own wasm_##name##_vec_t *out, size_t size) {         \
-        out->data = capi_vec_alloc(size, sizeof *out->data);                                      \
-        out->size = out->data ? size : 0;                                                         \
-    }                                                                                             \
-    void wasm_##name##_vec_new(own wasm_##name##_vec_t *out, size_t size,                         \
-                               own wasm_##name##_t *const data[]) {                               \
-        wasm_##name##_vec_new_uninitialized(out, size);                                           \
-        if (out->size && data) memcpy(out->data, data, size * sizeof *out->data);                         \
-    }                                                                                             \
-    void wasm_##name##_vec_copy(own wasm_##name##_vec_t *out, const wasm_##name##_vec_t *src) {   \
-        wasm_##name##_vec_new_uninitialized(out, src ? src->size : 0);                            \
-        for (size_t i = 0; i < out->size; i++)                                                    \
-            out->data[i] = src->data[i] ? wasm_##name##_copy(src->data[i]) : NULL;                \
-    }                                                                                             \
-    void wasm_##name##_vec_delete(own wasm_##name##_vec_t *vec) {                                 \
-        if (!vec) return;                                                                         \
-        for (size_t i = 0; vec->data && i < vec->size; i++) wasm_##name##_delete(vec->data[i]);   \
-        free(vec->data);                                                                          \
-        vec->size = 0;                                                                            \
-        vec->data = NULL;                                                                         \
-    }
+    static inline void capi_##name##_elem_delete(wasm_##name##_t **p) { wasm_##name##_delete(*p); } \
+    CAPI_VEC(name, wasm_##name##_t *, capi_##name##_elem_copy, capi_##name##_elem_delete)
 
 static inline void capi_byte_copy(wasm_byte_t *out, const wasm_byte_t *b) { *out = *b; }
 static inline void capi_byte_delete(wasm_byte_t *b) { BASE_UNUSED(b); }

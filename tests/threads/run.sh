@@ -189,18 +189,16 @@ case_many() {
     verdict many_waiters
 }
 
-# SIGQUIT prints what every thread waits on, and the program goes on
-# (pool mode). The dump is asked for again until every thread has reached
-# its wait (at most 10 s), then the program is killed.
-case_dump() {
-    [ "$MODE" = pool ] || return 0
-    "$WEFT" run --sched pool "$W/parked_forever.wasm" >"$TMP/out" 2>"$TMP/err" < <(sleep 60) &
+# SIGQUIT prints what every thread waits on, and the program goes on:
+# runs parked_forever under --sched SCHED, asks for the dump again until
+# every WANT line is in it (at most 10 s), then kills the program.
+# Usage: sigquit_check SCHED NOTE WANT...
+sigquit_check() {
+    local sched=$1 note=$2; shift 2
+    local want=("$@")
+    "$WEFT" run --sched "$sched" "$W/parked_forever.wasm" >"$TMP/out" 2>"$TMP/err" < <(sleep 60) &
     local pid=$! i
     for ((i = 0; i < 1000; i++)); do grep -q ready "$TMP/out" && break; sleep 0.01; done
-    local want=("thread 1 of process 1 is waiting on address 0x" "(futex) after"
-                "thread 3 of process 1 is reading host fd 0 after"
-                "thread 4 of process 1 is sleeping (poll_oneoff) after"
-                "thread 5 of process 1 is waiting on address 0x" "(futex, with a timeout) after")
     local all=0
     for ((i = 0; i < 100 && !all; i++)); do
         kill -QUIT "$pid" 2>/dev/null
@@ -208,10 +206,20 @@ case_dump() {
         all=1
         for w in "${want[@]}"; do grep -qF -- "$w" "$TMP/err" || all=0; done
     done
-    kill -0 "$pid" 2>/dev/null || expect "the program did not go on after SIGQUIT"
+    kill -0 "$pid" 2>/dev/null || expect "the program did not go on after SIGQUIT$note"
     kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
     rc=0 ms=0 out=$(cat "$TMP/out") err=$(cat "$TMP/err")
     [ "$all" -eq 1 ] || expect "the dump lacks a thread's wait"
+}
+
+# Pool mode: the scheduler's agents.
+case_dump() {
+    [ "$MODE" = pool ] || return 0
+    sigquit_check pool "" \
+        "thread 1 of process 1 is waiting on address 0x" "(futex) after" \
+        "thread 3 of process 1 is reading host fd 0 after" \
+        "thread 4 of process 1 is sleeping (poll_oneoff) after" \
+        "thread 5 of process 1 is waiting on address 0x" "(futex, with a timeout) after"
     verdict sigquit_dump
 }
 
@@ -220,23 +228,10 @@ case_dump() {
 # hooks see untimed ones only): thread 5 shows as running.
 case_dump_os() {
     [ "$MODE" = os ] || return 0
-    "$WEFT" run --sched os "$W/parked_forever.wasm" >"$TMP/out" 2>"$TMP/err" < <(sleep 60) &
-    local pid=$! i
-    for ((i = 0; i < 1000; i++)); do grep -q ready "$TMP/out" && break; sleep 0.01; done
-    local want=("thread 1 is waiting on address 0x" "(futex) after"
-                "thread 3 is reading host fd 0 after"
-                "thread 4 is sleeping (poll_oneoff) after")
-    local all=0
-    for ((i = 0; i < 100 && !all; i++)); do
-        kill -QUIT "$pid" 2>/dev/null
-        sleep 0.1
-        all=1
-        for w in "${want[@]}"; do grep -qF -- "$w" "$TMP/err" || all=0; done
-    done
-    kill -0 "$pid" 2>/dev/null || expect "the program did not go on after SIGQUIT (--sched os)"
-    kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
-    rc=0 ms=0 out=$(cat "$TMP/out") err=$(cat "$TMP/err")
-    [ "$all" -eq 1 ] || expect "the dump lacks a thread's wait"
+    sigquit_check os " (--sched os)" \
+        "thread 1 is waiting on address 0x" "(futex) after" \
+        "thread 3 is reading host fd 0 after" \
+        "thread 4 is sleeping (poll_oneoff) after"
     verdict sigquit_dump_os
 }
 
