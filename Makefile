@@ -74,11 +74,14 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 SPEC_OBJ := $(SPEC_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-# Fuzz harnesses (fuzz/README.md): each fuzz/NAME.c is one target. Built
-# as plain programs over corpus files (fuzz/main.c) by default, with
-# libFuzzer when LIBFUZZER=1 (clang; `make fuzz` does that).
+# Fuzz harnesses (fuzz/README.md): each fuzz/NAME.c is one target, built
+# as a plain program over corpus files (fuzz/main.c) into $(BUILD)/fuzz/,
+# and with libFuzzer into $(BUILD)/fuzz/libfuzzer/ by `make fuzz-bins` in
+# a build whose objects have the coverage hooks (LIBFUZZER=1, clang). So
+# one clang build can run both the suites and the fuzzers (.ci/run).
 FUZZ_SRC := $(filter-out fuzz/main.c,$(sort $(wildcard fuzz/*.c)))
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_LF_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/libfuzzer/%)
 # Example hosts (examples/*.c but the guests'; docs/workers.md): plain
 # programs on the public API, run by tests/workers/run.sh.
 EXAMPLE_SRC := examples/pool.c examples/capi_host.c
@@ -162,10 +165,14 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(BUILD)/libweft.a
 # directly).
 $(BUILD)/fuzz/%: fuzz/%.c fuzz/main.c $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $< $(if $(LIBFUZZER),-fsanitize=fuzzer,fuzz/main.c) \
-		$(BUILD)/libweft.a $(LDFLAGS_ALL)
+	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $< fuzz/main.c $(BUILD)/libweft.a $(LDFLAGS_ALL)
 
-fuzz-bins: $(FUZZ_BIN)
+$(BUILD)/fuzz/libfuzzer/%: fuzz/%.c $(BUILD)/libweft.a
+	@mkdir -p $(dir $@)
+	$(if $(LIBFUZZER),,$(error libFuzzer harnesses need LIBFUZZER=1 (make fuzz)))
+	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $< -fsanitize=fuzzer $(BUILD)/libweft.a $(LDFLAGS_ALL)
+
+fuzz-bins: $(FUZZ_LF_BIN)
 
 # The weft side of the differential fuzzer (fuzz/diff/run): a plain
 # program on the public API only.
@@ -179,7 +186,9 @@ $(BUILD)/fuzz/diff-exec: fuzz/diff/exec.c $(BUILD)/libweft.a
 # a seed from the clock that it prints (findings in $(BUILD)/diff-findings).
 # The harnesses run the shipped handlers (PAIRS=1); the interpreter's file
 # is compiled at -O0 there (INTERP_CFLAGS above), so it runs fewer
-# executions per second than the rest would allow.
+# executions per second than the rest would allow. FUZZ_BUILD may be a
+# build made with those same flags (and more targets): CI fuzzes from its
+# ASan build, so nothing is compiled twice.
 FUZZ_BUILD ?= build-fuzz
 FUZZ_TIME ?= 60
 FUZZ_TARGETS ?=

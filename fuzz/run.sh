@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs fuzz harnesses under libFuzzer: fuzz/run.sh BUILD SECONDS [TARGET...]
-# (what `make fuzz` calls after building BUILD/fuzz/* with LIBFUZZER=1).
+# (what `make fuzz` calls after building BUILD/fuzz/libfuzzer/* with
+# LIBFUZZER=1).
 # Each target runs SECONDS on one core, starting from its committed corpus
 # fuzz/corpus/TARGET (read-only here) plus its seeds (the spec modules for
 # the module targets); new inputs go to BUILD/corpus/TARGET and findings to
@@ -21,7 +22,7 @@ fi
 spec=${WEFT_SPEC_DIR:-../shared/spec/core}
 status=0
 for t in "${targets[@]}"; do
-    bin=$BUILD/fuzz/$t
+    bin=$BUILD/fuzz/libfuzzer/$t
     [ -x "$bin" ] || { echo "no $bin (build with make fuzz)"; status=1; continue; }
     mkdir -p "$BUILD/corpus/$t" "$BUILD/crashes" fuzz/corpus/"$t"
     seeds=(fuzz/corpus/"$t")
