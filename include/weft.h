@@ -351,16 +351,26 @@ WEFT_API void weft_store_free(weft_store *store);
 
 /* Fuel: a deterministic bound on how much wasm a store may run.
  *
- * The unit is one safe point passed: a wasm function entered (a call made
- * by wasm; the function the host calls counts nothing) or a branch taken
- * (every loop iteration takes one: br, br_if, br_table and the compiler's
- * fused compare-and-branch). Straight-line code between them is free, so
- * a program's fuel is the same on every run with the same inputs, on any
+ * The unit is one counted safe point passed, and the rule is defined on
+ * the wasm code, whatever the compiler makes of it:
+ *  - a back-edge taken costs one unit: a br, br_if or br_table that
+ *    branches to a loop label (so every loop iteration that goes round
+ *    again costs one, whatever instruction closes it);
+ *  - a call costs one unit: a wasm function entered by wasm (call,
+ *    call_indirect, call_ref, return_call*); the function the host calls
+ *    first and host functions called by wasm count nothing;
+ *  - nothing else costs anything: straight-line code, forward branches
+ *    (to a block's or an if's end, if/else) and returns are free.
+ * A loop of N iterations closed by a back-edge costs N - 1; a loop that
+ * calls a function in every iteration costs two units an iteration. A
+ * program's fuel is the same on every run with the same inputs, on any
  * machine, whatever the scheduling of other programs; it is not
  * wasmtime's unit (one per instruction). The safe point that finds the
- * budget empty traps with WEFT_TRAP_OUT_OF_FUEL ("all fuel consumed"):
- * with a budget of N, the program passes N safe points and the next one
- * traps.
+ * budget empty traps with WEFT_TRAP_OUT_OF_FUEL ("all fuel consumed")
+ * before the back-edge or the callee's first instruction runs: with a
+ * budget of N, the program passes N counted safe points and the next one
+ * traps. The deterministic scheduler's steps and the cooperative slices
+ * counted in safe points (weft_sched_config) count the same points.
  *
  * Every execution of the store (every thread of a process) draws from the
  * same budget, in chunks of up to 1024 units that it gives back when its
@@ -624,12 +634,14 @@ typedef struct weft_sched_config {
                              calls; 0 = 4 x runners + 4 */
     uint64_t slice_ns;    /* time slice; 0 = 2 ms */
     /* Deterministic mode (docs/sched.md): one runner; an agent gives way
-       after a number of executed safe points, and the next one is picked,
-       both by a PRNG seeded with `seed`; the WASI clocks of its processes
-       are a virtual clock that advances with executed work (and jumps to
-       the earliest deadline when every agent waits on one), random_get is
-       a stream seeded by `seed`, and blocking reads wait in place. So the
-       same seed and inputs give the same interleaving and output. */
+       after a number of executed safe points (here and below: the points
+       fuel counts, back-edges taken and calls; weft_store_set_fuel), and
+       the next one is picked, both by a PRNG seeded with `seed`; the WASI
+       clocks of its processes are a virtual clock that advances with
+       executed work (and jumps to the earliest deadline when every agent
+       waits on one), random_get is a stream seeded by `seed`, and blocking
+       reads wait in place. So the same seed and inputs give the same
+       interleaving and output. */
     bool deterministic;
     uint64_t seed;
     /* Deterministic mode's strategy: 0 = a random walk (random step

@@ -40,7 +40,19 @@ typedef struct cmp_func {
        offset), sorted by code index; one per operation. */
     uint32_t *pcmap;
     uint32_t npcmap;
+    /* The fuel rule's back-edges (docs/code-format.md, "Safe points"): bit
+       i set when word i is the target word of a branch to a wasm loop
+       label (a BR_TABLE: of that one entry). Only the attention handler
+       reads it, when a taken branch found the attention word set: a taken
+       back-edge costs one unit of fuel (and of a slice), any other taken
+       branch none. NULL when the function has no back-edge. */
+    uint32_t *back_edges;
 } cmp_func;
+
+/* Whether the target word at code position `word` of `f` is a back-edge. */
+static inline bool cmp_is_back_edge(const cmp_func *f, uint32_t word) {
+    return f->back_edges && (f->back_edges[word / 32] >> (word % 32) & 1);
+}
 
 /* Validates (§3.3) every function body of `m` and fills m->code: with
    the engine's WEFT_COMPILE_EAGER, the compiled code of every function;

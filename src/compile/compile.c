@@ -1606,7 +1606,8 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
     cf->frame_size = c->base + c->max_height;
     /* Layout, on the finished words: tail duplication (it moves code),
        then pairs (they only rewrite operation words in place). */
-    if (!cmp_taildup(cf)) {
+    if (!cmp_mark_back_edges(cf) || !cmp_taildup(cf)) {
+        free(cf->back_edges);
         free(cf->consts);
         free(cf->code);
         free(cf->pcmap);
@@ -1753,6 +1754,7 @@ void cmp_free_module_code(mod_module *m) {
             if (!cf || cmp_is_lazy(cf)) continue;
             free(cf->code);
             free(cf->pcmap);
+            free(cf->back_edges);
             free(cf->consts);
             free(cf);
         }

@@ -207,6 +207,10 @@ uint32_t cmp_vconst_slot(const compiler *c, const cmp_v128 *v);
    lengths) when anything changed. False when out of memory, with f as it
    was. Runs before cmp_pair_ops, on operations that are not pairs. */
 bool cmp_taildup(cmp_func *f);
+/* taildup.c: marks f->back_edges on the compiler's output, before
+   cmp_taildup (which carries the marks to its copies). False when out of
+   memory. */
+bool cmp_mark_back_edges(cmp_func *f);
 
 /* pairs.c: replaces, in a function's finished code, the word of every
    operation followed by one it pairs with (CMP_PAIR_OPS) by the pair's. */

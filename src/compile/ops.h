@@ -305,6 +305,7 @@ typedef enum cmp_simd_kind {
     X(BR_UNLESS,                     -1,     BR,     S_T,           _,   _,   0,  _,            SAFE) \
     X(BR_TABLE,                      0x0E,   JUMP,   S_TABLE,       _,   _,   0,  _,            SAFE) /* index, n, then n + 1 targets */ \
     X(RETURN,                        0x0F,   JUMP,   NONE,          _,   _,   0,  _,            0) \
+    X(SAFE_POINT,                    -1,     ALU,    NONE,          _,   _,   0,  _,            SAFE) /* a back-edge's unit where tail duplication removed the BR (taildup.c) */ \
     X(CALL,                          0x10,   CALL,   I_B,           _,   _,   0,  _,            TRAP_SAFE) /* function index, frame base */ \
     X(CALL_INTERNAL,                 -1,     CALL,   I_B,           _,   _,   0,  _,            TRAP_SAFE) /* own function index, frame base */ \
     X(CALL_INDIRECT,                 0x11,   CALL,   I_I_S_B,       _,   _,   0,  _,            TRAP_SAFE) /* type, table, index, frame base */ \

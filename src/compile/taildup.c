@@ -41,14 +41,18 @@
  *    gained by copying it;
  *  - LAZY: a stub's only operation, never in compiled code.
  *
- * Safe points: the attention word is read on every taken branch (interp.c,
- * JUMP) and at function entry. A copy ends in its last run's transfer: a
- * BR or BR_TABLE, which is a taken branch, or RETURN or UNREACHABLE, which
- * leave the function; nothing falls through out of a copy. So every path
- * through a copy that can come back to it takes a branch, and every loop
- * keeps a safe point. Removed are only BRs that a copy replaces, so a
- * program passes fewer safe points: fuel (--fuel) and the deterministic
- * scheduler's slices count the branches of the code after this pass.
+ * Safe points: fuel and the deterministic scheduler's slices count one
+ * unit per taken back-edge (a branch to a wasm loop label) and one per
+ * function entry, none elsewhere (docs/code-format.md, "Safe points"),
+ * whatever this pass does to the code. Which target words are back-edges
+ * is f->back_edges, marked on the compiler's output (cmp_mark_back_edges)
+ * and carried through the map to every copy of a branch. A BR that a copy
+ * replaces, or that a copy follows into the next run, disappears; when it
+ * was a back-edge, the copy has a SAFE_POINT operation in its place, which
+ * takes the unit exactly where the BR took it: before anything after it
+ * runs, so a fuel trap or a slice's end sees the same state. (Without it,
+ * `(loop ... (br 0))` became two iterations per taken branch, and fuel
+ * counted half its iterations.) A copy of a forward BR costs nothing.
  *
  * Relocation: branch targets are relative to the word holding them. The
  * new code is built with a map from each old operation's position to its
@@ -116,6 +120,7 @@ static int64_t target_at(const uint32_t *code, uint32_t word) {
    the copy's size. */
 typedef struct td_copy {
     uint32_t n, ops, words;
+    uint32_t safe; /* SAFE_POINTs among ops (one a word): back-edge BRs left out */
     uint32_t from[TD_MAX_RUNS], end[TD_MAX_RUNS];
 } td_copy;
 
@@ -165,10 +170,19 @@ static uint32_t target_words(const uint32_t *at, uint32_t *last) {
 static bool plan_copy(const cmp_func *f, const uint32_t *map, uint32_t br, td_copy *p) {
     const uint32_t *code = f->code;
     int64_t at = target_at(code, br + 1);
-    p->n = p->ops = p->words = 0;
+    /* A replaced back-edge's unit: the copy's first operation. */
+    p->n = 0;
+    p->ops = p->words = p->safe = cmp_is_back_edge(f, br + 1);
     while (p->n < TD_MAX_RUNS && is_start(f, map, at)) {
-        /* Following the previous run's BR leaves it out of the copy. */
-        uint32_t base_ops = p->n ? p->ops - 1 : 0, base_words = p->n ? p->words - 2 : 0;
+        /* Following the previous run's BR leaves it out of the copy, or,
+           a back-edge, puts a SAFE_POINT (one word) in its place. */
+        uint32_t base_ops = p->ops, base_words = p->words, base_safe = p->safe;
+        if (p->n) {
+            bool back = cmp_is_back_edge(f, p->end[p->n - 1] + 1);
+            base_ops -= !back;
+            base_words -= back ? 1 : 2;
+            base_safe += back;
+        }
         bool seen = false;
         for (uint32_t i = 0; i < p->n; i++) seen |= p->from[i] == at;
         uint32_t ops, words, end;
@@ -180,23 +194,50 @@ static bool plan_copy(const cmp_func *f, const uint32_t *map, uint32_t br, td_co
         p->n++;
         p->ops = base_ops + ops;
         p->words = base_words + words;
+        p->safe = base_safe;
         if (code[end] != CMP_BR) break;
         at = target_at(code, end + 1);
     }
     if (p->n == 0) return false;
     uint32_t last = p->end[p->n - 1];
-    return !(p->ops == 1 && code[last] == CMP_BR && target_at(code, last + 1) == target_at(code, br + 1));
+    return !(p->ops - p->safe == 1 && code[last] == CMP_BR && target_at(code, last + 1) == target_at(code, br + 1));
 }
 
+static void set_bit(uint32_t *bits, uint32_t i) { bits[i / 32] |= 1u << (i % 32); }
+
 /* Copies the operation at old position `from` to new position `to` of
-   `out`, re-encoding its targets through `map`; returns its length. */
-static uint32_t emit_op(const cmp_func *f, const uint32_t *map, uint32_t from, uint32_t *out, uint32_t to) {
+   `out`, re-encoding its targets through `map` and marking in `back` (the
+   new code's back_edges, NULL when there are none) those that were
+   back-edges; returns its length. */
+static uint32_t emit_op(const cmp_func *f, const uint32_t *map, uint32_t from, uint32_t *out, uint32_t to,
+                        uint32_t *back) {
     const uint32_t *at = f->code + from;
     uint32_t len = cmp_op_length(at), last;
     memcpy(out + to, at, len * sizeof *at);
-    for (uint32_t k = target_words(at, &last); k && k <= last; k++)
+    for (uint32_t k = target_words(at, &last); k && k <= last; k++) {
         out[to + k] = (uint32_t)((int32_t)map[target_at(f->code, from + k)] - (int32_t)(to + k));
+        if (back && cmp_is_back_edge(f, from + k)) set_bit(back, to + k);
+    }
     return len;
+}
+
+bool cmp_mark_back_edges(cmp_func *f) {
+    /* The compiler sets a branch to a loop label to the loop's header,
+       which is before the branch, and every other branch forward (block
+       and if ends, else, its own stubs): on its output, and only there,
+       a back-edge is a negative relative target. */
+    uint32_t *bits = NULL, last;
+    for (uint32_t pos = 0; pos < f->code_len; pos += cmp_op_length(f->code + pos)) {
+        if (f->code[pos] >= CMP_OP_COUNT) break;
+        for (uint32_t k = target_words(f->code + pos, &last); k && k <= last; k++) {
+            if ((int32_t)f->code[pos + k] >= 0) continue;
+            if (!bits && !(bits = calloc(f->code_len / 32 + 1, sizeof *bits))) return false;
+            set_bit(bits, pos + k);
+        }
+    }
+    free(f->back_edges);
+    f->back_edges = bits;
+    return true;
 }
 
 /* Fills `map` with 0 where operations start (the code's end included)
@@ -254,9 +295,11 @@ static bool rewrite(cmp_func *f, const uint32_t *map, const uint8_t *dup, uint32
     uint32_t len = f->code_len, new_len = map[len];
     uint32_t *ncode = malloc((size_t)new_len * sizeof *ncode);
     uint32_t *npcmap = malloc((size_t)nops * 2 * sizeof *npcmap);
-    if (!ncode || !npcmap) {
+    uint32_t *nback = f->back_edges ? calloc(new_len / 32 + 1, sizeof *nback) : NULL;
+    if (!ncode || !npcmap || (f->back_edges && !nback)) {
         free(ncode);
         free(npcmap);
+        free(nback);
         return false;
     }
     /* pc: the old pcmap entry of the operation at pos (cmp_offset_of's
@@ -266,7 +309,7 @@ static bool rewrite(cmp_func *f, const uint32_t *map, const uint8_t *dup, uint32
         n = cmp_op_length(code + pos);
         while (pc + 1 < f->npcmap && f->pcmap[2 * (pc + 1)] <= pos) pc++;
         if (!dup[pos]) {
-            emit_op(f, map, pos, ncode, map[pos]);
+            emit_op(f, map, pos, ncode, map[pos], nback);
             npcmap[2 * npc] = map[pos];
             npcmap[2 * npc++ + 1] = f->npcmap ? f->pcmap[2 * pc + 1] : 0;
             continue;
@@ -274,22 +317,39 @@ static bool rewrite(cmp_func *f, const uint32_t *map, const uint8_t *dup, uint32
         td_copy p;
         plan_copy(f, map, pos, &p);
         uint32_t to = map[pos];
+        /* A back-edge BR left out becomes a SAFE_POINT, named by the BR's
+           offset (plan_copy counted it). */
+#define TD_SAFE_POINT(br)                                                            \
+    do {                                                                             \
+        if (cmp_is_back_edge(f, (br) + 1)) {                                         \
+            npcmap[2 * npc] = to;                                                    \
+            npcmap[2 * npc++ + 1] = cmp_offset_of(f, (br));                          \
+            ncode[to++] = CMP_SAFE_POINT;                                            \
+        }                                                                            \
+    } while (0)
+        TD_SAFE_POINT(pos);
         for (uint32_t r = 0; r < p.n; r++) {
             for (uint32_t at = p.from[r];; at += cmp_op_length(code + at)) {
-                if (at == p.end[r] && r + 1 < p.n) break; /* the BR followed */
+                if (at == p.end[r] && r + 1 < p.n) { /* the BR followed */
+                    TD_SAFE_POINT(at);
+                    break;
+                }
                 npcmap[2 * npc] = to;
                 npcmap[2 * npc++ + 1] = cmp_offset_of(f, at);
-                to += emit_op(f, map, at, ncode, to);
+                to += emit_op(f, map, at, ncode, to, nback);
                 if (at == p.end[r]) break;
             }
         }
+#undef TD_SAFE_POINT
     }
     free(f->code);
     free(f->pcmap);
+    free(f->back_edges);
     f->code = ncode;
     f->code_len = new_len;
     f->pcmap = npcmap;
     f->npcmap = npc;
+    f->back_edges = nback;
     return true;
 }
 

@@ -188,6 +188,9 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
     uint8_t *mem = inst->mem0 ? inst->mem0->data : NULL;
     uint64_t mem_size = inst->mem0 ? atomic_load_explicit(&inst->mem0->size, memory_order_relaxed) : 0;
     _Atomic uint32_t *attn = &e->attention;
+    /* The target word of the taken branch that found the attention word
+       set (JUMP): whether it is a back-edge decides its fuel. */
+    const uint32_t *jump_word = NULL;
     weft_trap trap = WEFT_TRAP_NONE;
     const char *trap_msg = NULL;
     char trap_buf[64];
@@ -222,10 +225,10 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
     } while (0)
     int wait_result;
 
-/* The attention word, read where execution may stop: taken branches and
-   function entry. Building with -DWEFT_NO_ATTENTION=1 compiles the reads
-   out, to measure what they cost (bench/); such a build cannot be
-   suspended or stopped. */
+/* The attention word, read where execution may stop: taken branches,
+   function entry and SAFE_POINT (the fuel rule: `attention` below).
+   Building with -DWEFT_NO_ATTENTION=1 compiles the reads out, to measure
+   what they cost (bench/); such a build cannot be suspended or stopped. */
 #if WEFT_NO_ATTENTION
 #define ATTENTION() 0
 #else
@@ -285,7 +288,7 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
             callee = e->host_pending;
             nfp = e->host_slots;
             e->host_pending = NULL;
-            if (atomic_load_explicit(attn, memory_order_acquire) & WEFT_ATTN_STOP) goto attention;
+            if (atomic_load_explicit(attn, memory_order_acquire) & WEFT_ATTN_STOP) goto attention_free;
             goto call_host;
         }
         /* Resumed after a parked futex wait: ip is on the wait. */
@@ -487,11 +490,20 @@ dispatch:
 
     /* ---- control ---- */
 #define BODY_UNREACHABLE(a_, b_) TRAP(WEFT_TRAP_UNREACHABLE);
-    /* Every taken branch is a safe point: loops have no other. */
+    /* Every taken branch reads the attention word: a request is honoured
+       there. Fuel and slices count only a back-edge (fn->back_edges, for
+       the word at ip + k): the handler looks it up, so the branch itself
+       costs the same either way. (Reading the word before the jump, to
+       compute the target word's position on the slow path only, cost 14 %
+       more instructions in the loop: bench/results/2026-12-02-fuel-callgrind.txt.) */
 #define JUMP(k)                                                                      \
     do {                                                                             \
-        ip = ip + (k) + (int32_t)ip[k];                                              \
-        if (BASE_UNLIKELY(ATTENTION())) goto attention;                              \
+        const uint32_t *w_ = ip + (k);                                               \
+        ip = w_ + (int32_t)*w_;                                                      \
+        if (BASE_UNLIKELY(ATTENTION())) {                                            \
+            jump_word = w_;                                                          \
+            goto attention_jump;                                                     \
+        }                                                                            \
         NEXT();                                                                      \
     } while (0)
 #define BODY_BR(a_, b_) JUMP(1);
@@ -526,6 +538,13 @@ dispatch:
 #define BODY_BR_IF_I32_EQZ(a_, b_) if (!((uint32_t)(a_))) JUMP(2);
 #define BODY_BR_IF_I64_EQZ(a_, b_) if (!U64V(a_)) JUMP(2);
 #define BODY_BR_IF_I64_NEZ(a_, b_) if (U64V(a_)) JUMP(2);
+    /* A back-edge whose BR tail duplication left out (taildup.c): its unit. */
+#define BODY_SAFE_POINT(a_, b_)                                                      \
+    {                                                                                \
+        ip += 1;                                                                     \
+        if (BASE_UNLIKELY(ATTENTION())) goto attention;                              \
+        NEXT();                                                                      \
+    }
 #define BODY_RETURN(a_, b_)                                                          \
     {                                                                                \
         if (BASE_UNLIKELY(frame == frames_base)) goto finished;                      \
@@ -936,8 +955,8 @@ dispatch:
             }
             /* RT_WAIT_INTERRUPTED: the attention word was set while we
                waited. Stay on this instruction, so a resumed execution
-               waits again. */
-            goto attention;
+               waits again (no fuel: a wait is no counted safe point). */
+            goto attention_free;
         }
         fp[ip[1]] = (uint32_t)r;
         ip += 6;
@@ -1051,17 +1070,34 @@ enter: {
     }
     exec_frame_init(fp, cf);
     ip = cf->code;
-    /* Function entry is a safe point. */
+    /* Function entry is a counted safe point: every call (call,
+       call_indirect, call_ref, return_call*, a stub's first call
+       included) costs one unit here, and nowhere else. */
     if (BASE_UNLIKELY(ATTENTION())) goto attention;
     NEXT();
 }
 
+    uint32_t bits;
+attention_jump:
+    /* A taken branch: counted when it is a back-edge. */
+    if (cmp_is_back_edge(fn, (uint32_t)(jump_word - fn->code))) goto attention;
+attention_free:
+    /* A safe point that counts nothing (a forward branch, a wait, a
+       restarted host call): requests only. */
+    bits = atomic_load_explicit(attn, memory_order_relaxed);
+    if (BASE_LIKELY(!(bits & ~EXEC_ATTN_OWN))) NEXT();
+    goto requests;
+
 attention: {
-    /* A request arrived, or the call is metered (EXEC_ATTN_FUEL stays set
-       to its end, so every safe point comes here); ip is where to
-       continue. Meter first, then honour every request bit set, clearing
-       those but keeping the fuel bit. */
-    uint32_t bits = atomic_load_explicit(attn, memory_order_relaxed);
+    /* The fuel rule (weft.h, weft_store_set_fuel): one unit per counted
+       safe point, a function entered by a call or a back-edge taken
+       (JUMP, SAFE_POINT), none elsewhere; the deterministic and
+       cooperative slices count the same points. A request arrived, or the
+       call is metered (EXEC_ATTN_FUEL stays set to its end, so every safe
+       point comes here); ip is where to continue. Meter first, then
+       honour every request bit set, clearing those but keeping the fuel
+       bit. */
+    bits = atomic_load_explicit(attn, memory_order_relaxed);
     if (bits & EXEC_ATTN_OWN) {
         if (bits & EXEC_ATTN_FUEL) {
             if (BASE_UNLIKELY(e->fuel_left == 0) && !exec_fuel_take(e)) {
@@ -1079,6 +1115,7 @@ attention: {
         }
         if (BASE_LIKELY(!(bits & ~EXEC_ATTN_OWN))) NEXT();
     }
+requests:
     bits = atomic_fetch_and_explicit(attn, EXEC_ATTN_OWN, memory_order_acquire);
     if (bits & WEFT_ATTN_STOP) {
         trap = WEFT_TRAP_STOPPED;

@@ -204,13 +204,13 @@ TD=$M/taildup.wasm
 # A switch loop whose cases end in copies of the dispatch.
 c taildup-run-1 0 86 "" -- run --invoke run "$TD" 0 1
 c taildup-run-1000 0 1559268672 "" -- run --invoke run "$TD" 0 1000
-# Fuel counts the taken branches of the code after the pass: one per VM
-# instruction (its case's copy of the br_table), one for the first
-# dispatch and one for the last jnz's skipped `then`: 4n + 2 for n loops.
-# Without the pass each case also took its br to the end of the switch
-# and the br back to the dispatch: 12n + 2.
-c taildup-fuel-enough 0 1559268672 "" -- run --fuel 4002 --invoke run "$TD" 0 1000
-c taildup-fuel-short 134 "" "^error: trap: all fuel consumed$" -- run --fuel 4001 --invoke run "$TD" 0 1000
+# Fuel counts the wasm back-edges taken, whatever the pass did: one per
+# VM instruction but the halt (its `br $top`, a SAFE_POINT in its case's
+# copy of the dispatch), 4n for n loops; the br_table and the brs to the
+# end of the switch go forward and count nothing, with or without the
+# pass.
+c taildup-fuel-enough 0 1559268672 "" -- run --fuel 4000 --invoke run "$TD" 0 1000
+c taildup-fuel-short 134 "" "^error: trap: all fuel consumed$" -- run --fuel 3999 --invoke run "$TD" 0 1000
 # A trap in a copy names the instruction copied: the dispatch's
 # i32.load8_u at 0x73, reached through a case's copy (program at 16) and
 # in the original dispatch (a first pc outside memory) alike.

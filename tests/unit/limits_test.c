@@ -6,6 +6,10 @@
      N) 2N-1, across chunk boundaries, on every run; the budget left after a
      call is exact; N-1 units pass and N-2 trap with WEFT_TRAP_OUT_OF_FUEL;
    - a suspend request in the middle of a metered call keeps the count;
+   - every shape of the fuel rule (fuel.wasm: br, br_if, br_table, fused
+     and paired back-edges, a loop with a call, a recursion, a switch loop
+     that tail duplication rewrites, forward branches) costs exactly its
+     units: the iterations begun under a budget are counted in a global;
    - without a budget weft_store_fuel says WEFT_FUEL_UNLIMITED;
    - a process's time limit ends a spinning, a sleeping, and a parked
      multi-threaded program with WEFT_PROCESS_TIMEOUT, both on OS threads
@@ -46,6 +50,42 @@ static weft_status call_with_fuel(weft_module *m, const char *name, int32_t n, u
     weft_store_free(store);
     weft_wasi_free(wasi);
     return st;
+}
+
+/* Every shape of the fuel rule (fuel.wat): with a budget of F, each
+   export loops until "all fuel consumed", and the global n it counts
+   iterations in says how many began: F + 1 for one unit an iteration
+   (a back-edge, or a call), F / 2 + 1 for two (a call and a back-edge). */
+static void test_fuel_shapes(weft_module *m) {
+    static const struct { const char *name; int per; } shapes[] = {
+        {"br", 1},      {"br_if", 1},  {"br_table", 1}, {"fused", 1},  {"pair_br_if", 1}, {"pair_br", 1},
+        {"call", 2},    {"rec", 1},    {"switch", 1},   {"forward", 1},
+    };
+    static const uint64_t budgets[] = {1, 2, 3, 1023, 1024, 1025, 4097, 100000};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (size_t b = 0; b < sizeof budgets / sizeof budgets[0]; b++) {
+            uint64_t fuel = budgets[b];
+            weft_error err;
+            weft_store *store = weft_store_new(engine);
+            CHECK(weft_store_set_fuel(store, fuel) == WEFT_OK, "set_fuel");
+            weft_instance *inst;
+            CHECK(weft_instance_new(store, m, NULL, 0, &inst, &err) == WEFT_OK, "instantiate: %s", err.message);
+            weft_func *f = weft_instance_func(inst, shapes[s].name);
+            CHECK(f, "no export %s", shapes[s].name);
+            weft_val arg = {.type = WEFT_I32, .of.i32 = 0};
+            weft_status st = weft_func_call(f, &arg, 1, NULL, 0, &err);
+            CHECK(st == WEFT_ERR_TRAP && err.trap == WEFT_TRAP_OUT_OF_FUEL, "%s with %llu: status %d trap %d",
+                  shapes[s].name, (unsigned long long)fuel, st, err.trap);
+            weft_extern n;
+            CHECK(weft_instance_export(inst, "n", &n) == WEFT_OK && n.kind == WEFT_EXTERN_GLOBAL, "export n");
+            uint32_t got = (uint32_t)weft_global_get(n.of.global).of.i32;
+            uint64_t want = fuel / (uint64_t)shapes[s].per + 1;
+            CHECK(got == want, "%s with %llu units: %u iterations began, want %llu", shapes[s].name,
+                  (unsigned long long)fuel, got, (unsigned long long)want);
+            CHECK(weft_store_fuel(store) == 0, "%s: %llu left", shapes[s].name,
+                  (unsigned long long)weft_store_fuel(store));
+            weft_store_free(store);
+        }
 }
 
 static void test_fuel_exact(weft_module *m) {
@@ -192,6 +232,9 @@ int main(void) {
     test_fuel_exact(count);
     test_fuel_suspend(count);
     weft_module_release(count);
+    weft_module *shapes = CHECK_LOAD(engine, "tests/limits/wasm/fuel.wasm");
+    test_fuel_shapes(shapes);
+    weft_module_release(shapes);
     test_process_limits(NULL);
     weft_sched *sched;
     weft_error err;
