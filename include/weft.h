@@ -224,6 +224,9 @@ typedef struct weft_config {
        failure to translate). Validation (§3) is complete at load either
        way: a module invalid anywhere is refused by weft_module_load. */
     uint32_t compile_mode;
+    /* Encodings that are off unless named here (WEFT_FEATURE_* bits of
+       that kind; 0 = none): WEFT_FEATURE_COMPACT_IMPORTS. */
+    uint32_t enabled_features;
 } weft_config;
 
 #define WEFT_COMPILE_LAZY 0u
@@ -244,7 +247,14 @@ typedef struct weft_config {
 #define WEFT_FEATURE_TAIL_CALL 0x20u     /* return_call, return_call_indirect */
 #define WEFT_FEATURE_EXCEPTIONS 0x40u    /* tags, throw, try_table, exnref */
 #define WEFT_FEATURE_FUNCTION_REFERENCES 0x80u /* typed function references */
-#define WEFT_FEATURE_RELAXED_SIMD 0x100u /* relaxed SIMD */
+#define WEFT_FEATURE_RELAXED_SIMD 0x100u /* relaxed SIMD: one fixed result per
+                                            operation, docs/simd.md */
+/* Off unless a config's enabled_features has it: the compact import
+   encoding of the compact-import-section proposal (not part of Wasm 3.0),
+   which wast2json 1.0.41 --enable-all writes into the Wasm 3.0 spec
+   scripts' modules; weft-spectest turns it on for those. Without it, a
+   module in that encoding is malformed, as Wasm 3.0 says. */
+#define WEFT_FEATURE_COMPACT_IMPORTS 0x10000u
 /* Every WEFT_FEATURE_* bit that some Wasm 3.0 feature uses. */
 #define WEFT_FEATURES_WASM3                                                    \
     (WEFT_FEATURE_EXTENDED_CONST | WEFT_FEATURE_MULTI_MEMORY |                 \
@@ -252,7 +262,8 @@ typedef struct weft_config {
      WEFT_FEATURE_FUNCTION_REFERENCES | WEFT_FEATURE_RELAXED_SIMD)
 
 /* The WEFT_FEATURE_* bits this build implements (on unless a config's
-   disabled_features turns them off). Thread-safe; no allocation. */
+   disabled_features turns them off; WEFT_FEATURE_COMPACT_IMPORTS off
+   unless its enabled_features turns it on). Thread-safe; no allocation. */
 WEFT_API uint32_t weft_features_supported(void);
 /* The name of one WEFT_FEATURE_* bit as wasmtime's -W key spells it
    ("threads", "tail-call", ...), or NULL if `feature` is not exactly one

@@ -55,7 +55,10 @@ if [ -d "$spec_root/simd" ]; then
     # Built by `make release` and CI, or PORTABLE=1; the everyday build
     # leaves it out (a second compile of the interpreter).
     if [ -x "$BUILD/weft-spectest-portable" ]; then
-        run_suite spec-simd-portable "$BUILD/weft-spectest-portable" "$spec_root/simd"
+        # and relaxed SIMD's scripts: the same results on both paths
+        # (docs/simd.md); tests/spectest/wasm-3.0 pins weft's choices.
+        relaxed=("$spec_root"/proposals-relaxed-simd "$spec_root"/wasm-3.0/*relaxed*.json tests/spectest/wasm-3.0)
+        run_suite spec-simd-portable "$BUILD/weft-spectest-portable" "$spec_root/simd" "${relaxed[@]}"
     else
         echo "== spec-simd-portable: not in this build (make release, or PORTABLE=1, builds it)"
     fi
@@ -63,13 +66,14 @@ else
     echo "spec-simd: $spec_root/simd not found"; total_fail=$((total_fail + 1)); status=1
 fi
 # The Wasm 3.0 groups (issue 24): wasm-3.0 and every proposals-* group,
-# on an engine with the 3.0 features weft has. Scripts waiting for a
+# on an engine with the 3.0 features weft has, and weft's own 3.0
+# scripts (tests/spectest/wasm-3.0). Scripts waiting for a
 # feature weft lacks are skipped whole with that reason
 # (tests/spectest/pending-wasm3.txt), GC ones and outdated proposal
 # checks too (skip-wasm3.txt); bash tests/spectest/wasm3-status.sh reports
 # every script without the pending list.
 wasm3_dirs=()
-for d in "$spec_root/wasm-3.0" "$spec_root"/proposals-*; do
+for d in "$spec_root/wasm-3.0" "$spec_root"/proposals-* tests/spectest/wasm-3.0; do
     [ -d "$d" ] && wasm3_dirs+=("$d")
 done
 if [ ${#wasm3_dirs[@]} -gt 0 ]; then

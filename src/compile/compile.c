@@ -1176,7 +1176,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
     case 0x24: /* global.set */
         READ_U32(&idx);
         if (idx >= c->m->nglobals) return cmp_fail(c, WEFT_ERR_INVALID, "unknown global %u", idx);
-        if (!c->m->global_types[idx].mut) return cmp_fail(c, WEFT_ERR_INVALID, "global is immutable");
+        if (!c->m->global_types[idx].mut) return cmp_fail(c, WEFT_ERR_INVALID, "immutable global %u", idx);
         TRY(cmp_pop(c, c->m->global_types[idx].type, &a));
         cmp_emit_op(c, c->m->global_types[idx].type == WEFT_V128 ? CMP_GLOBAL_SET128 : CMP_GLOBAL_SET);
         cmp_emit(c, idx);

@@ -12,7 +12,8 @@
  *
  *  NAME     the operation: CMP_NAME in cmp_op, BODY_NAME in interp.c.
  *  WASM     the wasm instruction it is, where it is exactly one: 0x00-0xFF,
- *           0xFCnn / 0xFDnn / 0xFEnn for the prefixed ones; -1 for the
+ *           0xFCnn / 0xFDnn / 0xFEnn for the prefixed ones (0xFDnnn for
+ *           the SIMD sub-opcodes 0x100 and up, relaxed SIMD); -1 for the
  *           operations only the compiler makes (immediate forms, fusions)
  *           and for those several wasm instructions share (loads, stores,
  *           atomics: see CMP_WASM_MEMORY and CMP_WASM_ATOMIC below).
@@ -750,7 +751,30 @@ typedef enum cmp_simd_kind {
     X(I32X4_TRUNC_SAT_F64X2_S_ZERO,  0xFDFC, SIMD,   SV_UN,         _,   _,   0,  _,            0) \
     X(I32X4_TRUNC_SAT_F64X2_U_ZERO,  0xFDFD, SIMD,   SV_UN,         _,   _,   0,  _,            0) \
     X(F64X2_CONVERT_LOW_I32X4_S,     0xFDFE, SIMD,   SV_UN,         _,   _,   0,  _,            0) \
-    X(F64X2_CONVERT_LOW_I32X4_U,     0xFDFF, SIMD,   SV_UN,         _,   _,   0,  _,            0)
+    X(F64X2_CONVERT_LOW_I32X4_U,     0xFDFF, SIMD,   SV_UN,         _,   _,   0,  _,            0) \
+    /* Relaxed SIMD (Wasm 3.0 vector instructions, relaxed operators): \
+       sub-opcodes 0x100 and up, written 0xFDnnn; docs/simd.md gives the \
+       one result weft computes for each. */ \
+    X(I8X16_RELAXED_SWIZZLE,                 0xFD100, SIMD,   SV_BIN,        _,   _,   0,  _,            0) \
+    X(I32X4_RELAXED_TRUNC_F32X4_S,           0xFD101, SIMD,   SV_UN,         _,   _,   0,  _,            0) \
+    X(I32X4_RELAXED_TRUNC_F32X4_U,           0xFD102, SIMD,   SV_UN,         _,   _,   0,  _,            0) \
+    X(I32X4_RELAXED_TRUNC_F64X2_S_ZERO,      0xFD103, SIMD,   SV_UN,         _,   _,   0,  _,            0) \
+    X(I32X4_RELAXED_TRUNC_F64X2_U_ZERO,      0xFD104, SIMD,   SV_UN,         _,   _,   0,  _,            0) \
+    X(F32X4_RELAXED_MADD,                    0xFD105, SIMD,   SV_TERN,       _,   _,   0,  _,            0) \
+    X(F32X4_RELAXED_NMADD,                   0xFD106, SIMD,   SV_TERN,       _,   _,   0,  _,            0) \
+    X(F64X2_RELAXED_MADD,                    0xFD107, SIMD,   SV_TERN,       _,   _,   0,  _,            0) \
+    X(F64X2_RELAXED_NMADD,                   0xFD108, SIMD,   SV_TERN,       _,   _,   0,  _,            0) \
+    X(I8X16_RELAXED_LANESELECT,              0xFD109, SIMD,   SV_TERN,       _,   _,   0,  _,            0) \
+    X(I16X8_RELAXED_LANESELECT,              0xFD10A, SIMD,   SV_TERN,       _,   _,   0,  _,            0) \
+    X(I32X4_RELAXED_LANESELECT,              0xFD10B, SIMD,   SV_TERN,       _,   _,   0,  _,            0) \
+    X(I64X2_RELAXED_LANESELECT,              0xFD10C, SIMD,   SV_TERN,       _,   _,   0,  _,            0) \
+    X(F32X4_RELAXED_MIN,                     0xFD10D, SIMD,   SV_BIN,        _,   _,   0,  _,            0) \
+    X(F32X4_RELAXED_MAX,                     0xFD10E, SIMD,   SV_BIN,        _,   _,   0,  _,            0) \
+    X(F64X2_RELAXED_MIN,                     0xFD10F, SIMD,   SV_BIN,        _,   _,   0,  _,            0) \
+    X(F64X2_RELAXED_MAX,                     0xFD110, SIMD,   SV_BIN,        _,   _,   0,  _,            0) \
+    X(I16X8_RELAXED_Q15MULR_S,               0xFD111, SIMD,   SV_BIN,        _,   _,   0,  _,            0) \
+    X(I16X8_RELAXED_DOT_I8X16_I7X16_S,       0xFD112, SIMD,   SV_BIN,        _,   _,   0,  _,            0) \
+    X(I32X4_RELAXED_DOT_I8X16_I7X16_ADD_S,   0xFD113, SIMD,   SV_TERN,       _,   _,   0,  _,            0)
 
 /* Loads and stores, a table of wasm instructions (0x28..0x3E):
    X(wasm opcode, value type, operation). The bytes accessed are the

@@ -1,8 +1,9 @@
 /*
  * simd.c — validation (spec §3.3.3 vector instructions, §3.3.7 vector
  * memory instructions) and translation of the fixed-width SIMD proposal:
- * every instruction of the 0xFD prefix, as listed once in ops.h
- * (the SIMD rows of CMP_OPS). The translation follows compile.c's register style: a
+ * every instruction of the 0xFD prefix, with Wasm 3.0's relaxed SIMD
+ * (sub-opcodes 0x100-0x113), as listed once in ops.h (the SIMD rows of
+ * CMP_OPS). The translation follows compile.c's register style: a
  * v128 entry names the first of its two slots, results are computed into
  * the entry's home (or retargeted to a local by local.set), and every
  * operation is one internal operation word with slots and immediates.
@@ -17,10 +18,15 @@ typedef struct simd_info {
     bool valid;
 } simd_info;
 
+/* A row's sub-opcode: 0xFDnn is nn, 0xFDnnn (relaxed SIMD) is nnn. */
+#define SIMD_SUB(code) ((code) > 0xFFFF ? (code) & 0xFFF : (code) & 0xFF)
+#define SIMD_FIRST_RELAXED 0x100
+#define SIMD_NSUB 0x114 /* relaxed SIMD's last is 0x113 */
+
 /* Sub-opcode -> operation; the holes of the opcode space are not valid. */
-static const simd_info simd_table[256] = {
+static const simd_info simd_table[SIMD_NSUB] = {
 #define CMP_X_SIMD(name, code, cls, shape, rt, at, n, of, fx)                                \
-    CMP_WHEN(cls, SIMD)([(code) & 0xFF] = {CMP_##name, shape, n, CMP_TY_##rt | CMP_TY_##at, true},)
+    CMP_WHEN(cls, SIMD)([SIMD_SUB(code)] = {CMP_##name, shape, n, CMP_TY_##rt | CMP_TY_##at, true},)
     CMP_OPS(CMP_X_SIMD)
 #undef CMP_X_SIMD
 };
@@ -28,7 +34,10 @@ static const simd_info simd_table[256] = {
 static weft_status read_sub(compiler *c, const simd_info **out) {
     uint32_t sub;
     READ_U32(&sub);
-    if (sub > 0xFF || !simd_table[sub].valid)
+    /* Relaxed SIMD off (WEFT_FEATURE_RELAXED_SIMD): its opcodes are
+       illegal, as in Wasm 2.0. */
+    bool relaxed = base_feature_on(c->m->engine, WEFT_FEATURE_RELAXED_SIMD);
+    if (sub >= SIMD_NSUB || !simd_table[sub].valid || (sub >= SIMD_FIRST_RELAXED && !relaxed))
         return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0xfd %u", sub);
     *out = &simd_table[sub];
     return WEFT_OK;

@@ -389,3 +389,26 @@
 #define BODY_F64X2_CONVERT_LOW_I32X4_S(a_, b_) SIMD_UN(simd_f64x2_convert_low_i32x4_s)
 #define BODY_F64X2_CONVERT_LOW_I32X4_U(a_, b_) SIMD_UN(simd_f64x2_convert_low_i32x4_u)
 
+    /* ---- relaxed SIMD (Wasm 3.0): one deterministic result each, the
+       same on every machine (docs/simd.md): the non-relaxed twin where
+       there is one, fused madd, signed dot products ---- */
+#define BODY_I8X16_RELAXED_SWIZZLE(a_, b_) BODY_I8X16_SWIZZLE(a_, b_)
+#define BODY_I32X4_RELAXED_TRUNC_F32X4_S(a_, b_) SIMD_UN(simd_i32x4_trunc_sat_f32x4_s)
+#define BODY_I32X4_RELAXED_TRUNC_F32X4_U(a_, b_) SIMD_UN(simd_i32x4_trunc_sat_f32x4_u)
+#define BODY_I32X4_RELAXED_TRUNC_F64X2_S_ZERO(a_, b_) SIMD_UN(simd_i32x4_trunc_sat_f64x2_s_zero)
+#define BODY_I32X4_RELAXED_TRUNC_F64X2_U_ZERO(a_, b_) SIMD_UN(simd_i32x4_trunc_sat_f64x2_u_zero)
+#define BODY_F32X4_RELAXED_MADD(a_, b_) SIMD_TERN(simd_f32x4_relaxed_madd)
+#define BODY_F32X4_RELAXED_NMADD(a_, b_) SIMD_TERN(simd_f32x4_relaxed_nmadd)
+#define BODY_F64X2_RELAXED_MADD(a_, b_) SIMD_TERN(simd_f64x2_relaxed_madd)
+#define BODY_F64X2_RELAXED_NMADD(a_, b_) SIMD_TERN(simd_f64x2_relaxed_nmadd)
+#define BODY_I8X16_RELAXED_LANESELECT(a_, b_) SIMD_TERN(simd_bitselect)
+#define BODY_I16X8_RELAXED_LANESELECT(a_, b_) SIMD_TERN(simd_bitselect)
+#define BODY_I32X4_RELAXED_LANESELECT(a_, b_) SIMD_TERN(simd_bitselect)
+#define BODY_I64X2_RELAXED_LANESELECT(a_, b_) SIMD_TERN(simd_bitselect)
+#define BODY_F32X4_RELAXED_MIN(a_, b_) SIMD_BIN(simd_f32x4_min)
+#define BODY_F32X4_RELAXED_MAX(a_, b_) SIMD_BIN(simd_f32x4_max)
+#define BODY_F64X2_RELAXED_MIN(a_, b_) SIMD_BIN(simd_f64x2_min)
+#define BODY_F64X2_RELAXED_MAX(a_, b_) SIMD_BIN(simd_f64x2_max)
+#define BODY_I16X8_RELAXED_Q15MULR_S(a_, b_) SIMD_BIN(simd_i16x8_q15mulr_sat_s)
+#define BODY_I16X8_RELAXED_DOT_I8X16_I7X16_S(a_, b_) SIMD_BIN(simd_i16x8_relaxed_dot_i8x16_i7x16_s)
+#define BODY_I32X4_RELAXED_DOT_I8X16_I7X16_ADD_S(a_, b_) SIMD_TERN(simd_i32x4_relaxed_dot_i8x16_i7x16_add_s)

@@ -105,6 +105,12 @@ static inline uint32_t simd_trunc_sat_u32(double d) {
         for (int i = 0; i < N; i++) r.F[i] = (expr);                                \
         return r;                                                                   \
     }
+#define SIMD_TERN_LANES(fname, F, N, expr)                                          \
+    static inline simd_v128 fname(simd_v128 a, simd_v128 b, simd_v128 c) {         \
+        simd_v128 r;                                                                \
+        for (int i = 0; i < N; i++) r.F[i] = (expr);                                \
+        return r;                                                                   \
+    }
 #define SIMD_LANES1(fname, F, N, expr)                                              \
     static inline simd_v128 fname(simd_v128 a) {                                    \
         simd_v128 r;                                                                \
@@ -597,5 +603,32 @@ static inline simd_v128 simd_shuffle(simd_v128 a, simd_v128 b, const uint8_t *ma
     return simd_shuffle_c(a, b, ma, mb);
 }
 #endif
+
+/* ---- Relaxed SIMD (Wasm 3.0) ----
+   The relaxed operators let an engine pick among several results; weft
+   computes one, the same on every machine and build (docs/simd.md has the
+   table): the operations with a non-relaxed twin are that twin
+   (interp_simd.h), and the three below are portable C on every path, so
+   the SSE2 and portable builds agree bit for bit. */
+
+/* madd is fused: fma(a, b, c), one rounding (the C library's fma and fmaf
+   round correctly, with or without an FMA unit); nmadd is fma(-a, b, c). */
+SIMD_TERN_LANES(simd_f32x4_relaxed_madd, f32, 4, fmaf(a.f32[i], b.f32[i], c.f32[i]))
+SIMD_TERN_LANES(simd_f32x4_relaxed_nmadd, f32, 4, fmaf(-a.f32[i], b.f32[i], c.f32[i]))
+SIMD_TERN_LANES(simd_f64x2_relaxed_madd, f64, 2, fma(a.f64[i], b.f64[i], c.f64[i]))
+SIMD_TERN_LANES(simd_f64x2_relaxed_nmadd, f64, 2, fma(-a.f64[i], b.f64[i], c.f64[i]))
+
+/* dot: both operands' lanes signed (a lane of b above 127 is negative),
+   each pair of products summed with signed saturation to 16 bits (only
+   -128 * -128 twice reaches it); dot_add widens those sums pairwise to 32
+   bits and adds c's lanes, wrapping. */
+SIMD_LANES2(simd_i16x8_relaxed_dot_i8x16_i7x16_s, i16, 8,
+            (int16_t)simd_sat_s((int32_t)a.i8[2 * i] * b.i8[2 * i] + (int32_t)a.i8[2 * i + 1] * b.i8[2 * i + 1],
+                                INT16_MIN, INT16_MAX))
+static inline simd_v128 simd_i32x4_relaxed_dot_i8x16_i7x16_add_s(simd_v128 a, simd_v128 b, simd_v128 c) {
+    simd_v128 d = simd_i16x8_relaxed_dot_i8x16_i7x16_s(a, b), r;
+    for (int i = 0; i < 4; i++) r.u32[i] = (uint32_t)((int32_t)d.i16[2 * i] + d.i16[2 * i + 1]) + c.u32[i];
+    return r;
+}
 
 #endif

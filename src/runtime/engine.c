@@ -5,7 +5,7 @@
 
 const char *weft_version(void) { return WEFT_VERSION; }
 
-uint32_t weft_features_supported(void) { return BASE_FEATURES_SUPPORTED; }
+uint32_t weft_features_supported(void) { return BASE_FEATURES_SUPPORTED | WEFT_FEATURE_COMPACT_IMPORTS; }
 
 const char *weft_feature_name(uint32_t feature) {
     switch (feature) {
@@ -18,6 +18,7 @@ const char *weft_feature_name(uint32_t feature) {
     case WEFT_FEATURE_EXCEPTIONS: return "exceptions";
     case WEFT_FEATURE_FUNCTION_REFERENCES: return "function-references";
     case WEFT_FEATURE_RELAXED_SIMD: return "relaxed-simd";
+    case WEFT_FEATURE_COMPACT_IMPORTS: return "compact-imports";
     }
     return NULL;
 }

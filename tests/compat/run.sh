@@ -148,7 +148,8 @@ same "-W exceptions" '^42$' -- run -W exceptions=n --invoke get "$X" -- run --in
 same "-W multi-memory" '^42$' -- run -W multi-memory=n --invoke get "$X" -- run --invoke get "$X"
 same "-W memory64" '^42$' -- run -W memory64=n --invoke get "$X" -- run --invoke get "$X"
 same "-W function-references" '^42$' -- run -W function-references=n --invoke get "$X" -- run --invoke get "$X"
-same "-W relaxed-simd" '^42$' -- run -W relaxed-simd=n --invoke get "$X" -- run --invoke get "$X"
+same "-W relaxed-simd" '^42$' -- run -W relaxed-simd --invoke get "$X" -- run --invoke get "$X"
+same "-W relaxed-simd=n" '^42$' -- run -W relaxed-simd=n --invoke get "$X" -- run --invoke get "$X"
 # -W extended-const=n: Wasm 2.0 constant expressions, the module is invalid.
 run "$TMP/n" "$WEFT" run -W extended-const=n --invoke get "$X"
 if [ "$(tail -n 1 "$TMP/n")" = "exit 2" ] && grep -q 'invalid module: unknown global 0' "$TMP/n.err"; then ok; else
@@ -170,7 +171,7 @@ refused "-S http" "'-S http' is not supported: weft has no wasi-http" run -S htt
 refused "-S preview2" "'-S preview2' is not supported: .*preview1" run -S preview2=n "$P"
 refused "-S inherit-network" "'-S inherit-network' is not supported: .*--listen" run -S inherit-network "$P"
 refused "-S threads=n" "'-S threads=n' is not supported" run -S threads=n "$P"
-refused "-W relaxed-simd" "'-W relaxed-simd' is not supported: weft does not implement relaxed SIMD yet; '-W relaxed-simd=n' is accepted$" run -W relaxed-simd "$P"
+refused "-W function-references" "'-W function-references' is not supported: weft does not implement typed function references yet; '-W function-references=n' is accepted$" run -W function-references "$P"
 refused "-W tail-call=y" "'-W tail-call=y' is not supported: weft does not implement tail calls yet; '-W tail-call=n' is accepted$" run -W tail-call=y "$P"
 refused "-W exceptions=y" "'-W exceptions=y' is not supported: weft does not implement exception handling yet" run -W exceptions=y "$P"
 refused "-W gc" "'-W gc' is not supported: weft does not implement wasm GC" run -W gc=n "$P"

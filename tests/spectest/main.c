@@ -361,6 +361,10 @@ int main(int argc, char **argv)
     plain.disabled_features = WEFT_FEATURE_THREADS | WEFT_FEATURES_WASM3;
     threads.disabled_features = WEFT_FEATURES_WASM3;
     wasm3.disabled_features = WEFT_FEATURE_THREADS;
+    /* wast2json 1.0.41 --enable-all wrote the wasm-3.0 group's modules
+       with the compact import encoding, a proposal beyond Wasm 3.0: the
+       runner reads it there; weft's default config does not (README.md). */
+    wasm3.enabled_features = WEFT_FEATURE_COMPACT_IMPORTS;
     engine = weft_engine_new(&plain);
     threads_engine = weft_engine_new(&threads);
     wasm3_engine = weft_engine_new(&wasm3);

@@ -599,6 +599,27 @@ static void cmd_register(script *s, const json_value *cmd, unsigned long line)
              status_str(st));
 }
 
+/* Messages whose wording Wasm 3.0's suite changed: weft says the 3.0 one
+   (the current standard's), and a 2.0 script's old text is matched by it.
+   Only exact renamings belong here, never looser matches. */
+static const struct {
+    const char *old_text, *new_text;
+} renamed_texts[] = {
+    {"global is immutable", "immutable global"}, /* core/global.wast -> wasm-3.0/global.wast */
+};
+
+/* Whether `msg` carries the script's `text` (a substring), or its 3.0
+   wording. */
+static bool message_matches(const char *msg, const char *text)
+{
+    if (strstr(msg, text))
+        return true;
+    for (size_t i = 0; i < sizeof renamed_texts / sizeof renamed_texts[0]; i++)
+        if (strcmp(text, renamed_texts[i].old_text) == 0 && strstr(msg, renamed_texts[i].new_text))
+            return true;
+    return false;
+}
+
 /* assert_invalid, assert_malformed, assert_unlinkable, assert_uninstantiable:
    a module that must fail at the stage the command names, with that status;
    the message must contain the script's text (not checked for the first
@@ -641,7 +662,7 @@ static void cmd_assert_module(script *s, const json_value *cmd, unsigned long li
     }
     weft_module_release(mod);
 
-    if (st == want && (!check_text || strstr(err_msg(&err), text))) {
+    if (st == want && (!check_text || message_matches(err_msg(&err), text))) {
         pass(s);
         return;
     }

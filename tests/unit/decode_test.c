@@ -389,10 +389,69 @@ static void test_small(void) {
     drop(m);
 }
 
+/* The compact import encoding (decode.c, tests/spectest/README.md): read
+   with WEFT_FEATURE_COMPACT_IMPORTS only. Module "m": a 0x7F group of
+   f (func 0) and g (global i32), a plain "m" "t" (global i64), then a 0x7E
+   group of two i32 globals, "a" and "b"; five imports in all. */
+static void test_compact_imports(void) {
+    static const uint8_t compact[] = {
+        HDR, 0x01, 0x04, 0x01, 0x60, 0x00, 0x00, /* type 0: [] -> [] */
+        0x02, 0x22, 0x05,                         /* import section, 5 imports */
+        0x01, 'm', 0x00, 0x7F, 0x02,              /* "m" "" 0x7F, 2 items */
+        0x01, 'f', 0x00, 0x00,                    /*   "f" func 0 */
+        0x01, 'g', 0x03, 0x7F, 0x00,              /*   "g" global i32 const */
+        0x01, 'm', 0x01, 't', 0x03, 0x7E, 0x00,   /* "m" "t" global i64 const */
+        0x01, 'm', 0x00, 0x7E, 0x03, 0x7F, 0x01, 0x02, /* "m" "" 0x7E global i32 mut, 2 names */
+        0x01, 'a', 0x01, 'b'};
+    weft_engine on = {.config = {.enabled_features = WEFT_FEATURE_COMPACT_IMPORTS}};
+    weft_error err;
+    weft_status st;
+    mod_module *m = calloc(1, sizeof *m);
+    m->bytes = malloc(sizeof compact);
+    memcpy(m->bytes, compact, sizeof compact);
+    m->len = sizeof compact;
+    m->engine = &on;
+    st = mod_decode(m, &err);
+    EXPECTF(st == WEFT_OK, "compact imports: %s", err.message);
+    if (st == WEFT_OK) {
+        static const char *const names[] = {"f", "g", "t", "a", "b"};
+        EXPECTF(m->nimports == 5 && m->nfunc_imports == 1 && m->nglobal_imports == 4, "compact: counts");
+        for (uint32_t i = 0; i < 5 && i < m->nimports; i++)
+            EXPECTF(!strcmp(m->imports[i].module, "m") && m->imports[i].module_len == 1 &&
+                        !strcmp(m->imports[i].name, names[i]),
+                    "compact: import %u is m.%s", i, names[i]);
+        EXPECTF(m->global_types[0].type == WEFT_I32 && !m->global_types[0].mut &&
+                    m->global_types[1].type == WEFT_I64 && m->global_types[2].type == WEFT_I32 &&
+                    m->global_types[2].mut && m->global_types[3].type == WEFT_I32 && m->global_types[3].mut,
+                "compact: global types (the 0x7E group's shared by both)");
+    }
+    drop(m);
+
+    /* Off (the default): Wasm 3.0's "malformed import kind". */
+    result r = decode_bytes(compact, sizeof compact);
+    EXPECTF(r.status == WEFT_ERR_MALFORMED && strstr(r.err.message, "malformed import kind 0x7f"),
+            "compact imports off: %s", r.err.message);
+
+    /* A group with more items than the section's count is malformed. */
+    uint8_t over[sizeof compact];
+    memcpy(over, compact, sizeof compact);
+    over[16] = 0x01; /* the section's count: 1 import, but the first group has 2 */
+    m = calloc(1, sizeof *m);
+    m->bytes = malloc(sizeof over);
+    memcpy(m->bytes, over, sizeof over);
+    m->len = sizeof over;
+    m->engine = &on;
+    st = mod_decode(m, &err);
+    EXPECTF(st == WEFT_ERR_MALFORMED && strstr(err.message, "more imports than its count"),
+            "compact imports over the count: %s", err.message);
+    drop(m);
+}
+
 int main(void) {
     verbose = getenv("WEFT_TEST_VERBOSE") != NULL;
     test_sample();
     test_small();
+    test_compact_imports();
 
     const char *env = getenv("WEFT_SPEC_DIR");
     char dir[1024];

@@ -127,7 +127,7 @@ static void classes(void) {
             EXPECTF(r->fx == CMP_FX_TRAP_SAFE, "%s: calls trap (stack) and are safe points", r->name);
             break;
         case CMP_CLASS_SIMD:
-            EXPECTF((r->code >> 8) == 0xFD && simd_letters(r->shape), "%s: SIMD row without 0xFD or kind",
+            EXPECTF(((r->code >> 8) == 0xFD || (r->code >> 12) == 0xFD) && simd_letters(r->shape), "%s: SIMD row without 0xFD or kind",
                     r->name);
             break;
         default:
