@@ -32,15 +32,12 @@ struct weft_engine {
 /* The WEFT_FEATURE_* bits this build implements (weft_features_supported). */
 #define BASE_FEATURES_SUPPORTED                                                \
     (WEFT_FEATURE_THREADS | WEFT_FEATURE_SIMD | WEFT_FEATURE_EXTENDED_CONST |  \
-     WEFT_FEATURE_RELAXED_SIMD)
+     WEFT_FEATURE_RELAXED_SIMD | WEFT_FEATURE_MULTI_MEMORY | WEFT_FEATURE_MEMORY64)
 
-/* Features the decoder and runtime already take although function bodies
-   cannot use them yet, so weft_features_supported() does not list them:
-   several memories and 64-bit memories (module structure, imports,
-   exports, data segments, instantiation); the compiler refuses a body
-   that uses a memory index other than 0 or a 64-bit memory, "not
-   supported yet" (issue 24). */
-#define BASE_FEATURES_PARTIAL (WEFT_FEATURE_MULTI_MEMORY | WEFT_FEATURE_MEMORY64)
+/* Features the decoder and runtime take although function bodies cannot
+   use them yet, so weft_features_supported() does not list them: none
+   now (multi-memory and memory64 were, until bodies took them). */
+#define BASE_FEATURES_PARTIAL 0u
 
 /* Whether `feature` (one WEFT_FEATURE_* bit) is on for modules of engine
    `e`: implemented by this build (wholly, or partly as above) and not in

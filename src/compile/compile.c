@@ -534,30 +534,27 @@ static void emit_branch(compiler *c, ctl *f, bool consume) {
 
 weft_status cmp_need_memory(compiler *c, uint32_t idx) {
     if (idx >= c->m->nmems) return cmp_fail(c, WEFT_ERR_INVALID, "unknown memory %u", idx);
-    /* memory64 (issue 24): the decoder and runtime take 64-bit memories,
-       the compiler not yet. */
-    if (c->m->mems[idx].is64)
-        return cmp_fail(c, WEFT_ERR_INVALID,
-                        "not supported yet: instructions on a 64-bit memory (memory64)");
     return WEFT_OK;
 }
 
 /* The memory operand of memory.size/grow/init/copy/fill: a 0x00 byte in
-   Wasm 2.0; with multi-memory a memory index (u32, Wasm 3.0 §5.4.6), of
-   which the compiler takes only 0 yet (issue 24). */
-static weft_status read_mem_index(compiler *c) {
+   Wasm 2.0; with multi-memory a memory index (u32, Wasm 3.0 §5.4.6),
+   checked to exist. */
+static weft_status read_mem_index(compiler *c, uint32_t *idx) {
     if (!base_feature_on(c->m->engine, WEFT_FEATURE_MULTI_MEMORY)) {
         uint8_t z;
         READ_U8(&z);
         if (z != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
-        return WEFT_OK;
+        *idx = 0;
+    } else {
+        READ_U32(idx);
     }
-    uint32_t idx;
-    READ_U32(&idx);
-    if (idx == 0) return WEFT_OK;
-    if (idx >= c->m->nmems) return cmp_fail(c, WEFT_ERR_INVALID, "unknown memory %u", idx);
-    return cmp_fail(c, WEFT_ERR_INVALID,
-                    "not supported yet: memory %u in a function body (multi-memory)", idx);
+    return cmp_need_memory(c, *idx);
+}
+
+/* The address type of memory `idx` (memory64, Wasm 3.0 §3.2.5). */
+static weft_valtype mem_addr_type(const compiler *c, uint32_t idx) {
+    return c->m->mems[idx].is64 ? WEFT_I64 : WEFT_I32;
 }
 
 static weft_status need_table(compiler *c, uint32_t idx) {
@@ -565,23 +562,68 @@ static weft_status need_table(compiler *c, uint32_t idx) {
     return WEFT_OK;
 }
 
-/* memarg (§5.4.6): alignment exponent, then offset. */
-weft_status cmp_read_memarg(compiler *c, uint32_t bytes, uint32_t *offset) {
-    uint32_t align, mem = 0;
+/* Pops an operand of type `t`, an address or index of a memory or table:
+   an i64 one (memory64, 64-bit tables) is narrowed to the 32 bits the
+   handlers take by ADDR64, which saturates (exact: see interp.c). */
+static weft_status pop_addr(compiler *c, weft_valtype t, centry *out) {
+    if (t != WEFT_I64) return cmp_pop(c, t, out);
+    centry wide;
+    TRY(cmp_pop(c, WEFT_I64, &wide));
+    uint32_t dst = cmp_push(c, WEFT_I32);
+    cmp_emit_op(c, CMP_ADDR64);
+    cmp_emit(c, dst);
+    cmp_emit_src(c, wide.slot);
+    return cmp_pop(c, WEFT_I32, out);
+}
+
+/* Every access names its memory through cur_mem in the interpreter:
+   memory 0 unless a MEM_SELECT chose another for the next operation. */
+static void mem_select(compiler *c, uint32_t idx) {
+    cmp_emit_op(c, CMP_MEM_SELECT);
+    cmp_emit(c, idx);
+    c->producer_end = NO_POS; /* nothing may fuse across it */
+}
+
+weft_status cmp_mem_begin(compiler *c, const cmp_memarg *ma, centry *addr) {
+    TRY(pop_addr(c, ma->is64 ? WEFT_I64 : WEFT_I32, addr));
+    if (ma->mem != 0) mem_select(c, ma->mem);
+    return WEFT_OK;
+}
+
+void cmp_mem_end(compiler *c, const cmp_memarg *ma) {
+    if (ma->mem != 0) mem_select(c, 0);
+}
+
+/* memarg (§5.4.6; Wasm 3.0 §5.4.7): alignment exponent, with flag bit 6
+   when a memory index follows (multi-memory), then the offset: a u64 with
+   memory64 on (at most 2^32 - 1 on a 32-bit memory), else a u32. */
+weft_status cmp_read_memarg(compiler *c, uint32_t bytes, bool exact, cmp_memarg *ma) {
+    uint32_t align;
+    ma->mem = 0;
     READ_U32(&align);
-    /* multi-memory: flag bit 6 says a memory index follows (Wasm 3.0
-       §5.4.7); only memory 0 is compiled yet (issue 24). */
     if ((align & 0x40) && align < 0x80 && base_feature_on(c->m->engine, WEFT_FEATURE_MULTI_MEMORY)) {
-        READ_U32(&mem);
+        READ_U32(&ma->mem);
         align &= ~0x40u;
-        if (mem != 0 && mem < c->m->nmems)
-            return cmp_fail(c, WEFT_ERR_INVALID,
-                            "not supported yet: memory %u in a function body (multi-memory)", mem);
     }
-    READ_U32(offset);
-    TRY(cmp_need_memory(c, mem));
-    if (align >= 32 || (1u << align) > bytes)
+    bool is64 = ma->mem < c->m->nmems && c->m->mems[ma->mem].is64;
+    uint64_t off = 0;
+    if (base_feature_on(c->m->engine, WEFT_FEATURE_MEMORY64)) {
+        if (!base_read_uleb(&c->r, 64, &off)) return cmp_read_fail(c);
+    } else {
+        READ_U32(&ma->offset);
+        off = ma->offset;
+    }
+    ma->offset = off > UINT32_MAX ? UINT32_MAX : (uint32_t)off;
+    ma->is64 = is64;
+    TRY(cmp_need_memory(c, ma->mem));
+    /* Wasm 3.0 §3.3.7: the offset fits the memory's address type. */
+    if (!is64 && off > UINT32_MAX) return cmp_fail(c, WEFT_ERR_INVALID, "offset out of range");
+    if (exact) {
+        if (align >= 32 || (1u << align) != bytes)
+            return cmp_fail(c, WEFT_ERR_INVALID, "alignment must be equal to natural for atomics");
+    } else if (align >= 32 || (1u << align) > bytes) {
         return cmp_fail(c, WEFT_ERR_INVALID, "alignment must not be larger than natural");
+    }
     return WEFT_OK;
 }
 
@@ -593,11 +635,12 @@ static weft_status compile_memory_op(compiler *c, uint8_t opcode) {
     };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         if (ops[i].code != opcode) continue;
-        uint32_t offset = 0;
-        TRY(cmp_read_memarg(c, ops[i].bytes, &offset));
+        cmp_memarg ma;
+        TRY(cmp_read_memarg(c, ops[i].bytes, false, &ma));
+        uint32_t offset = ma.offset;
         centry addr, val;
         if (opcode <= 0x35) { /* loads */
-            TRY(cmp_pop(c, WEFT_I32, &addr));
+            TRY(cmp_mem_begin(c, &ma, &addr));
             /* An address computed by the add just before, and used only
                here, is computed by the load itself. */
             uint32_t prod = cmp_producer_of(c, addr.slot), a = 0, b = 0, fused = 0;
@@ -620,12 +663,13 @@ static weft_status compile_memory_op(compiler *c, uint8_t opcode) {
             cmp_mark_producer(c, dpos);
         } else {
             TRY(cmp_pop(c, ops[i].type, &val));
-            TRY(cmp_pop(c, WEFT_I32, &addr));
+            TRY(cmp_mem_begin(c, &ma, &addr));
             cmp_emit_op(c, ops[i].op);
             cmp_emit_src(c, addr.slot);
             cmp_emit_src(c, val.slot);
             cmp_emit(c, offset);
         }
+        cmp_mem_end(c, &ma);
         return WEFT_OK;
     }
     return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", opcode);
@@ -692,13 +736,15 @@ static weft_status need_data(compiler *c, uint32_t idx) {
     return WEFT_OK;
 }
 
-/* Bulk memory and table operations taking three i32 operands (d, s or
-   value, n) after up to two immediates (UINT32_MAX: none). */
-static weft_status emit_bulk(compiler *c, uint32_t op, uint32_t imm1, uint32_t imm2) {
+/* Bulk memory and table operations taking three operands (d, s or
+   value, n) of types td, ts, tn (i32, or i64 of a 64-bit memory or table)
+   after up to two immediates (UINT32_MAX: none). */
+static weft_status emit_bulk_t(compiler *c, uint32_t op, uint32_t imm1, uint32_t imm2, weft_valtype td,
+                               weft_valtype ts, weft_valtype tn) {
     centry d, s, n;
-    TRY(cmp_pop(c, WEFT_I32, &n));
-    TRY(cmp_pop(c, WEFT_I32, &s));
-    TRY(cmp_pop(c, WEFT_I32, &d));
+    TRY(pop_addr(c, tn, &n));
+    TRY(pop_addr(c, ts, &s));
+    TRY(pop_addr(c, td, &d));
     cmp_emit_op(c, op);
     if (imm1 != UINT32_MAX) cmp_emit(c, imm1);
     if (imm2 != UINT32_MAX) cmp_emit(c, imm2);
@@ -706,6 +752,54 @@ static weft_status emit_bulk(compiler *c, uint32_t op, uint32_t imm1, uint32_t i
     cmp_emit_src(c, s.slot);
     cmp_emit_src(c, n.slot);
     return WEFT_OK;
+}
+
+/* The narrower of two address types: memory.copy's and table.copy's
+   length (Wasm 3.0 §3.3.7, §3.3.6). */
+static weft_valtype min_addr_type(weft_valtype a, weft_valtype b) {
+    return a == WEFT_I64 && b == WEFT_I64 ? WEFT_I64 : WEFT_I32;
+}
+
+/* memory.init, memory.copy, memory.fill on memories dst and src (Wasm 3.0
+   §3.3.7): memory 0's operations, after MEM_SELECT for one other memory;
+   a copy between two memories is MEMORY_COPY_X. */
+static weft_status emit_bulk_memory(compiler *c, uint32_t op, uint32_t seg, uint32_t dst, uint32_t src) {
+    weft_valtype td = mem_addr_type(c, dst), ts = mem_addr_type(c, src);
+    if (op == CMP_MEMORY_COPY && dst != src)
+        return emit_bulk_t(c, CMP_MEMORY_COPY_X, dst, src, td, ts, min_addr_type(td, ts));
+    /* init: [at i32 i32]; fill: [at i32 at]; copy: [at at at] */
+    weft_valtype ts_ = op == CMP_MEMORY_COPY ? ts : WEFT_I32;
+    weft_valtype tn = op == CMP_MEMORY_INIT ? WEFT_I32 : td;
+    centry d, s, n;
+    TRY(pop_addr(c, tn, &n));
+    TRY(pop_addr(c, ts_, &s));
+    TRY(pop_addr(c, td, &d));
+    if (dst != 0) mem_select(c, dst);
+    cmp_emit_op(c, op);
+    if (seg != UINT32_MAX) cmp_emit(c, seg);
+    cmp_emit_src(c, d.slot);
+    cmp_emit_src(c, s.slot);
+    cmp_emit_src(c, n.slot);
+    if (dst != 0) mem_select(c, 0);
+    return WEFT_OK;
+}
+
+/* The result of memory.size/grow or table.size/grow on a 64-bit memory or
+   table, whose handler wrote a 32-bit count zero-extended: that is the
+   i64 (weft keeps sizes below 2^31 pages or elements); grow's failure,
+   -1, is sign-extended. */
+static void widen_size(compiler *c, uint32_t dst, bool grow) {
+    c->stack.len--;
+    uint32_t dst64 = cmp_push(c, WEFT_I64);
+    if (!grow) return;
+    cmp_emit_op(c, CMP_I64_EXTEND_I32_S);
+    cmp_emit(c, dst64);
+    cmp_emit_src(c, dst);
+}
+
+/* The index type of table `idx`: i64 for a 64-bit table (memory64). */
+static weft_valtype table_addr_type(const compiler *c, uint32_t idx) {
+    return c->m->tables[idx].limits.is64 ? WEFT_I64 : WEFT_I32;
 }
 
 static weft_status compile_misc(compiler *c) {
@@ -717,24 +811,23 @@ static weft_status compile_misc(compiler *c) {
         return cmp_compile_numeric(c, ni);
     }
     switch (sub) {
-    case 8: /* memory.init dataidx 0x00 (§3.3.7) */
+    case 8: /* memory.init dataidx memidx (§3.3.7) */
         READ_U32(&a);
-        TRY(read_mem_index(c));
-        TRY(cmp_need_memory(c, 0));
+        TRY(read_mem_index(c, &b));
         TRY(need_data(c, a));
-        return emit_bulk(c, CMP_MEMORY_INIT, a, UINT32_MAX);
+        return emit_bulk_memory(c, CMP_MEMORY_INIT, a, b, b);
     case 9: /* data.drop */
         READ_U32(&a);
         TRY(need_data(c, a));
         cmp_emit_op(c, CMP_DATA_DROP);
         cmp_emit(c, a);
         return WEFT_OK;
-    case 10: /* memory.copy 0x00 0x00 */
-    case 11: { /* memory.fill 0x00 */
-        TRY(read_mem_index(c));
-        if (sub == 10) TRY(read_mem_index(c));
-        TRY(cmp_need_memory(c, 0));
-        return emit_bulk(c, sub == 10 ? CMP_MEMORY_COPY : CMP_MEMORY_FILL, UINT32_MAX, UINT32_MAX);
+    case 10: /* memory.copy dst src */
+    case 11: { /* memory.fill memidx */
+        TRY(read_mem_index(c, &a));
+        b = a;
+        if (sub == 10) TRY(read_mem_index(c, &b));
+        return emit_bulk_memory(c, sub == 10 ? CMP_MEMORY_COPY : CMP_MEMORY_FILL, UINT32_MAX, a, b);
     }
     case 12: /* table.init elemidx tableidx */
         READ_U32(&a);
@@ -742,7 +835,7 @@ static weft_status compile_misc(compiler *c) {
         TRY(need_table(c, b));
         if (a >= c->m->nelems) return cmp_fail(c, WEFT_ERR_INVALID, "unknown elem segment %u", a);
         if (c->m->elems[a].type != c->m->tables[b].elem) return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: table.init element type");
-        return emit_bulk(c, CMP_TABLE_INIT, b, a);
+        return emit_bulk_t(c, CMP_TABLE_INIT, b, a, table_addr_type(c, b), WEFT_I32, WEFT_I32);
     case 13: /* elem.drop */
         READ_U32(&a);
         if (a >= c->m->nelems) return cmp_fail(c, WEFT_ERR_INVALID, "unknown elem segment %u", a);
@@ -755,11 +848,12 @@ static weft_status compile_misc(compiler *c) {
         TRY(need_table(c, a));
         TRY(need_table(c, b));
         if (c->m->tables[a].elem != c->m->tables[b].elem) return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: table.copy element types differ");
-        return emit_bulk(c, CMP_TABLE_COPY, a, b);
+        return emit_bulk_t(c, CMP_TABLE_COPY, a, b, table_addr_type(c, a), table_addr_type(c, b),
+                           min_addr_type(table_addr_type(c, a), table_addr_type(c, b)));
     case 15: { /* table.grow */
         READ_U32(&a);
         TRY(need_table(c, a));
-        TRY(cmp_pop(c, WEFT_I32, &n));
+        TRY(pop_addr(c, table_addr_type(c, a), &n));
         TRY(cmp_pop(c, c->m->tables[a].elem, &v));
         uint32_t dst = cmp_push(c, WEFT_I32);
         cmp_emit_op(c, CMP_TABLE_GROW);
@@ -767,6 +861,7 @@ static weft_status compile_misc(compiler *c) {
         cmp_emit(c, a);
         cmp_emit_src(c, v.slot);
         cmp_emit_src(c, n.slot);
+        if (table_addr_type(c, a) == WEFT_I64) widen_size(c, dst, true);
         return WEFT_OK;
     }
     case 16: { /* table.size */
@@ -776,14 +871,15 @@ static weft_status compile_misc(compiler *c) {
         cmp_emit_op(c, CMP_TABLE_SIZE);
         cmp_emit(c, dst);
         cmp_emit(c, a);
+        if (table_addr_type(c, a) == WEFT_I64) widen_size(c, dst, false);
         return WEFT_OK;
     }
     case 17: /* table.fill */
         READ_U32(&a);
         TRY(need_table(c, a));
-        TRY(cmp_pop(c, WEFT_I32, &n));
+        TRY(pop_addr(c, table_addr_type(c, a), &n));
         TRY(cmp_pop(c, c->m->tables[a].elem, &v));
-        TRY(cmp_pop(c, WEFT_I32, &d));
+        TRY(pop_addr(c, table_addr_type(c, a), &d));
         cmp_emit_op(c, CMP_TABLE_FILL);
         cmp_emit(c, a);
         cmp_emit_src(c, d.slot);
@@ -833,16 +929,17 @@ static weft_status missing_end(compiler *c) {
    a result of type `rt` (0: none), and emits op [dst] address operands...
    offset. */
 static weft_status emit_atomic(compiler *c, uint32_t op, weft_valtype rt, uint32_t n,
-                               const weft_valtype *types, uint32_t offset) {
+                               const weft_valtype *types, const cmp_memarg *ma) {
     centry v[2], addr;
     for (uint32_t i = n; i-- > 0;) TRY(cmp_pop(c, types[i], &v[i]));
-    TRY(cmp_pop(c, WEFT_I32, &addr));
+    TRY(cmp_mem_begin(c, ma, &addr));
     uint32_t dst = rt ? cmp_push(c, rt) : 0;
     cmp_emit_op(c, op);
     if (rt) cmp_emit(c, dst);
     cmp_emit_src(c, addr.slot);
     for (uint32_t i = 0; i < n; i++) cmp_emit_src(c, v[i].slot);
-    cmp_emit(c, offset);
+    cmp_emit(c, ma->offset);
+    cmp_mem_end(c, ma);
     return WEFT_OK;
 }
 
@@ -855,7 +952,7 @@ static weft_status compile_atomic(compiler *c) {
         CMP_WASM_ATOMIC(CMP_X)
 #undef CMP_X
     };
-    uint32_t sub, align, offset;
+    uint32_t sub;
     READ_U32(&sub);
     if (sub == 0x03) { /* atomic.fence 0x00 */
         uint8_t z;
@@ -878,19 +975,21 @@ static weft_status compile_atomic(compiler *c) {
             }
         if (!bytes) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0xfe %u", sub);
     }
-    READ_U32(&align);
-    READ_U32(&offset);
-    TRY(cmp_need_memory(c, 0));
-    if (align >= 32 || (1u << align) != bytes)
-        return cmp_fail(c, WEFT_ERR_INVALID, "alignment must be equal to natural for atomics");
+    cmp_memarg ma;
+    TRY(cmp_read_memarg(c, bytes, true, &ma));
+    /* A wait can stop and resume on itself (interp.c, after_wait), and a
+       resumed run starts on memory 0, not the MEM_SELECT before it. */
+    if (ma.mem != 0 && (op == CMP_ATOMIC_WAIT32 || op == CMP_ATOMIC_WAIT64))
+        return cmp_fail(c, WEFT_ERR_INVALID,
+                        "not supported yet: memory.atomic.wait on memory %u (multi-memory)", ma.mem);
     const weft_valtype one[1] = {type}, wait[2] = {type, WEFT_I64}, two[2] = {type, type};
     const weft_valtype count[1] = {WEFT_I32};
-    if (op == CMP_ATOMIC_NOTIFY) return emit_atomic(c, op, WEFT_I32, 1, count, offset);
-    if (op == CMP_ATOMIC_WAIT32 || op == CMP_ATOMIC_WAIT64) return emit_atomic(c, op, WEFT_I32, 2, wait, offset);
-    if (sub <= 0x16) return emit_atomic(c, op, type, 0, NULL, offset);   /* loads */
-    if (sub <= 0x1D) return emit_atomic(c, op, 0, 1, one, offset);       /* stores */
-    if (sub < 0x48) return emit_atomic(c, op, type, 1, one, offset);     /* read-modify-write */
-    return emit_atomic(c, op, type, 2, two, offset);                      /* compare-exchange */
+    if (op == CMP_ATOMIC_NOTIFY) return emit_atomic(c, op, WEFT_I32, 1, count, &ma);
+    if (op == CMP_ATOMIC_WAIT32 || op == CMP_ATOMIC_WAIT64) return emit_atomic(c, op, WEFT_I32, 2, wait, &ma);
+    if (sub <= 0x16) return emit_atomic(c, op, type, 0, NULL, &ma);   /* loads */
+    if (sub <= 0x1D) return emit_atomic(c, op, 0, 1, one, &ma);       /* stores */
+    if (sub < 0x48) return emit_atomic(c, op, type, 1, one, &ma);     /* read-modify-write */
+    return emit_atomic(c, op, type, 2, two, &ma);                      /* compare-exchange */
 }
 
 /* Compiles one instruction. Returns WEFT_OK; sets *done after the final end. */
@@ -1113,7 +1212,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         if (idx >= c->m->ntypes) return cmp_fail(c, WEFT_ERR_INVALID, "unknown type %u", idx);
         if (c->m->tables[idx2].elem != WEFT_FUNCREF)
             return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: call_indirect needs a funcref table");
-        TRY(cmp_pop(c, WEFT_I32, &a));
+        TRY(pop_addr(c, table_addr_type(c, idx2), &a));
         TRY(compile_call(c, &c->m->types[idx], CMP_CALL_INDIRECT, idx, idx2, &a));
         c->producer_end = NO_POS;
         return WEFT_OK;
@@ -1185,7 +1284,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
     case 0x25: { /* table.get */
         READ_U32(&idx);
         TRY(need_table(c, idx));
-        TRY(cmp_pop(c, WEFT_I32, &a));
+        TRY(pop_addr(c, table_addr_type(c, idx), &a));
         uint32_t dst = cmp_push(c, c->m->tables[idx].elem);
         cmp_emit_op(c, CMP_TABLE_GET);
         cmp_emit(c, dst);
@@ -1197,21 +1296,24 @@ static weft_status compile_instr(compiler *c, bool *done) {
         READ_U32(&idx);
         TRY(need_table(c, idx));
         TRY(cmp_pop(c, c->m->tables[idx].elem, &b));
-        TRY(cmp_pop(c, WEFT_I32, &a));
+        TRY(pop_addr(c, table_addr_type(c, idx), &a));
         cmp_emit_op(c, CMP_TABLE_SET);
         cmp_emit(c, idx);
         cmp_emit_src(c, a.slot);
         cmp_emit_src(c, b.slot);
         return WEFT_OK;
-    case 0x3F: /* memory.size 0x00 */
-    case 0x40: { /* memory.grow 0x00 */
-        TRY(read_mem_index(c));
-        TRY(cmp_need_memory(c, 0));
-        if (opcode == 0x40) TRY(cmp_pop(c, WEFT_I32, &a));
+    case 0x3F: /* memory.size memidx */
+    case 0x40: { /* memory.grow memidx */
+        TRY(read_mem_index(c, &idx));
+        weft_valtype at = mem_addr_type(c, idx);
+        if (opcode == 0x40) TRY(pop_addr(c, at, &a));
+        if (idx != 0) mem_select(c, idx);
         uint32_t dst = cmp_push(c, WEFT_I32);
         cmp_emit_op(c, opcode == 0x3F ? CMP_MEMORY_SIZE : CMP_MEMORY_GROW);
         cmp_emit(c, dst);
         if (opcode == 0x40) cmp_emit_src(c, a.slot);
+        if (idx != 0) mem_select(c, 0);
+        if (at == WEFT_I64) widen_size(c, dst, opcode == 0x40);
         return WEFT_OK;
     }
     case 0x41: { /* i32.const */
@@ -1312,9 +1414,10 @@ static weft_status walk_body(compiler *c, const mod_func *fn, bool consts) {
     int64_t s64;
     uint8_t b;
     const uint8_t *bytes;
-    /* multi-memory (issue 24): memory indices where 2.0 has zero bytes,
-       and memargs with one; the compile pass refuses indices but 0. */
+    /* multi-memory: memory indices where 2.0 has zero bytes, and memargs
+       with one; memory64: u64 offsets (the compile pass checks both). */
     bool multi_memory = base_feature_on(c->m->engine, WEFT_FEATURE_MULTI_MEMORY);
+    unsigned offset_bits = base_feature_on(c->m->engine, WEFT_FEATURE_MEMORY64) ? 64 : 32;
     while (depth > 0) {
         c->op_offset = base_reader_offset(&c->r);
         uint8_t op;
@@ -1389,7 +1492,7 @@ static weft_status walk_body(compiler *c, const mod_func *fn, bool consts) {
             if (op >= 0x28 && op <= 0x3E) {
                 ok = base_read_u32(&c->r, &u);
                 if (ok && multi_memory && (u & 0x40) && u < 0x80) ok = base_read_u32(&c->r, &u);
-                ok = ok && base_read_u32(&c->r, &u);
+                ok = ok && base_read_uleb(&c->r, offset_bits, &u64);
             } else if (op == 0x00 || op == 0x01 || op == 0x05 || op == 0x0F || op == 0x1A || op == 0x1B ||
                      op == 0xD1 || (op >= 0x45 && op <= 0xC4))
                 ;
@@ -1397,7 +1500,11 @@ static weft_status walk_body(compiler *c, const mod_func *fn, bool consts) {
             else if (op == 0xFE) {
                 if (!(ok = base_read_uleb(&c->r, 32, &u64))) break;
                 if (u64 == 0x03) ok = base_read_u8(&c->r, &b);
-                else ok = base_read_u32(&c->r, &u) && base_read_u32(&c->r, &u);
+                else {
+                    ok = base_read_u32(&c->r, &u);
+                    if (ok && multi_memory && (u & 0x40) && u < 0x80) ok = base_read_u32(&c->r, &u);
+                    ok = ok && base_read_uleb(&c->r, offset_bits, &u64);
+                }
             }
             else return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
         }

@@ -173,8 +173,21 @@ uint32_t cmp_push(compiler *c, weft_valtype t);
 /* Pops a value of type `expect` (T_UNKNOWN: any). */
 weft_status cmp_pop(compiler *c, weft_valtype expect, centry *out);
 weft_status cmp_need_memory(compiler *c, uint32_t idx);
-/* memarg (§5.4.6) of an access of `bytes`: alignment at most natural. */
-weft_status cmp_read_memarg(compiler *c, uint32_t bytes, uint32_t *offset);
+/* An access's memory operand as read (Wasm 3.0 §5.4.7 memarg). */
+typedef struct cmp_memarg {
+    uint32_t mem;    /* memory index (multi-memory) */
+    bool is64;       /* a 64-bit memory (memory64): i64 addresses */
+    uint32_t offset; /* a 64-bit memory's offset above UINT32_MAX saturates:
+                        any access with it is out of bounds (ADDR64, interp.c) */
+} cmp_memarg;
+/* memarg of an access of `bytes`: alignment at most natural (`exact`:
+   equal, for atomics), memory index, offset. */
+weft_status cmp_read_memarg(compiler *c, uint32_t bytes, bool exact, cmp_memarg *ma);
+/* Pops an access's address (i32, or i64 on a 64-bit memory, narrowed by
+   ADDR64) and, for a memory other than 0, emits MEM_SELECT; the access's
+   operation follows, then cmp_mem_end. */
+weft_status cmp_mem_begin(compiler *c, const cmp_memarg *ma, centry *addr);
+void cmp_mem_end(compiler *c, const cmp_memarg *ma);
 
 /* validate.c: the validation-only pass run at load (scratch state reused
    across bodies). cmp_validate_fast is true when body `own_index` is

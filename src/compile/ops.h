@@ -336,6 +336,12 @@ typedef enum cmp_simd_kind {
     X(DATA_DROP,                     0xFC09, MEM,    I,             _,   _,   0,  _,            0) \
     X(MEMORY_COPY,                   0xFC0A, MEM,    S_S_S,         _,   _,   0,  _,            TRAP) \
     X(MEMORY_FILL,                   0xFC0B, MEM,    S_S_S,         _,   _,   0,  _,            TRAP) \
+    /* multi-memory and memory64 (Wasm 3.0, issue 24): an access to memory \
+       N != 0 is MEM_SELECT N, the memory-0 operation, MEM_SELECT 0; a \
+       64-bit address or table index is narrowed by ADDR64 first. */ \
+    X(MEM_SELECT,                    -1,     MEM,    I,             _,   _,   0,  _,            0) /* memory index */ \
+    X(MEMORY_COPY_X,                 -1,     MEM,    I_I_S_S_S,     _,   _,   0,  _,            TRAP) /* dst memory, src memory, d, s, n */ \
+    X(ADDR64,                        -1,     MEM,    D_S,           I32, I64, 0,  _,            0) \
     X(TABLE_GET,                     0x25,   TABLE,  D_I_S,         _,   _,   0,  _,            TRAP) \
     X(TABLE_SET,                     0x26,   TABLE,  I_S_S,         _,   _,   0,  _,            TRAP) \
     X(TABLE_INIT,                    0xFC0C, TABLE,  I_I_S_S_S,     _,   _,   0,  _,            TRAP) /* table, segment, d, s, n */ \

@@ -67,17 +67,20 @@ weft_status cmp_simd_skip(compiler *c, bool consts) {
     uint8_t b;
     /* multi-memory: a memarg's flag bit 6 says a memory index follows */
     bool multi_memory = base_feature_on(c->m->engine, WEFT_FEATURE_MULTI_MEMORY);
+    /* memory64: u64 offsets */
+    unsigned offset_bits = base_feature_on(c->m->engine, WEFT_FEATURE_MEMORY64) ? 64 : 32;
+    uint64_t u64;
     switch (si->kind) {
     case SV_LOAD_LANE: case SV_STORE_LANE:
         READ_U32(&u);
         if (multi_memory && (u & 0x40) && u < 0x80) READ_U32(&u);
-        READ_U32(&u);
+        if (!base_read_uleb(&c->r, offset_bits, &u64)) return cmp_read_fail(c);
         READ_U8(&b);
         return WEFT_OK;
     case SV_LOAD: case SV_STORE:
         READ_U32(&u);
         if (multi_memory && (u & 0x40) && u < 0x80) READ_U32(&u);
-        READ_U32(&u);
+        if (!base_read_uleb(&c->r, offset_bits, &u64)) return cmp_read_fail(c);
         return WEFT_OK;
     case SV_CONST: case SV_SHUFFLE:
         TRY(read_bytes16(c, w));
@@ -220,25 +223,29 @@ weft_status cmp_simd_instr(compiler *c) {
     TRY(read_sub(c, &si));
     centry a, b, v;
     uint32_t offset = 0, lane = 0, words[4] = {0}, dpos;
+    cmp_memarg marg;
     switch ((cmp_simd_kind)si->kind) {
     case SV_LOAD:
-        TRY(cmp_read_memarg(c, si->n, &offset));
-        TRY(cmp_pop(c, WEFT_I32, &a));
-        if (si->op == CMP_V128_LOAD && fuse_address(c, &a, offset)) return WEFT_OK;
+        TRY(cmp_read_memarg(c, si->n, false, &marg));
+        offset = marg.offset;
+        TRY(cmp_mem_begin(c, &marg, &a));
+        if (marg.mem == 0 && si->op == CMP_V128_LOAD && fuse_address(c, &a, offset)) return WEFT_OK;
         dpos = emit_result_op(c, si->op, WEFT_V128);
         cmp_emit_src(c, a.slot);
         cmp_emit(c, offset);
         cmp_mark_producer(c, dpos);
+        cmp_mem_end(c, &marg);
         return WEFT_OK;
     case SV_STORE:
     case SV_LOAD_LANE:
     case SV_STORE_LANE: {
         /* address, vector, offset[, lane]; a lane load also has a result. */
         bool has_lane = si->kind != SV_STORE, loads = si->kind == SV_LOAD_LANE;
-        TRY(cmp_read_memarg(c, si->n, &offset));
+        TRY(cmp_read_memarg(c, si->n, false, &marg));
+        offset = marg.offset;
         if (has_lane) TRY(read_lane(c, 16u / si->n, &lane));
         TRY(cmp_pop(c, WEFT_V128, &v));
-        TRY(cmp_pop(c, WEFT_I32, &a));
+        TRY(cmp_mem_begin(c, &marg, &a));
         if (loads) dpos = emit_result_op(c, si->op, WEFT_V128);
         else cmp_emit_op(c, si->op);
         cmp_emit_src(c, a.slot);
@@ -246,6 +253,7 @@ weft_status cmp_simd_instr(compiler *c) {
         cmp_emit(c, offset);
         if (has_lane) cmp_emit(c, lane);
         if (loads) cmp_mark_producer(c, dpos);
+        cmp_mem_end(c, &marg);
         return WEFT_OK;
     }
     case SV_CONST: {

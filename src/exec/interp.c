@@ -3,7 +3,8 @@
  * (code.h) until the call finishes, traps, or is asked to pause.
  *
  * Registers: ip (next operation), fp (frame slots), fn and inst (current
- * function and instance), mem/mem_size (the instance's memory 0). A wasm
+ * function and instance), mem/mem_size (the instance's memory 0, or the
+ * memory MEM_SELECT chose for the one access after it: cur_mem). A wasm
  * call never recurses in C: the caller's registers go to e->frames and the
  * loop continues in the callee; return pops them.
  *
@@ -185,8 +186,13 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
     uint64_t *fp = e->fp;
     const cmp_func *fn = e->fn;
     weft_instance *inst = e->inst;
-    uint8_t *mem = inst->mem0 ? inst->mem0->data : NULL;
-    uint64_t mem_size = inst->mem0 ? atomic_load_explicit(&inst->mem0->size, memory_order_relaxed) : 0;
+    /* Multi-memory: cur_mem is memory 0 but between a MEM_SELECT n and the
+       MEM_SELECT 0 the compiler puts after the one operation on memory n
+       (no call, branch or safe point comes between), so the memory-0
+       handlers serve every memory and memory 0's fast path is unchanged. */
+    weft_memory *cur_mem = inst->mem0;
+    uint8_t *mem = cur_mem ? cur_mem->data : NULL;
+    uint64_t mem_size = cur_mem ? atomic_load_explicit(&cur_mem->size, memory_order_relaxed) : 0;
     _Atomic uint32_t *attn = &e->attention;
     /* The target word of the taken branch that found the attention word
        set (JUMP): whether it is a back-edge decides its fuel. */
@@ -220,6 +226,7 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
     } while (0)
 #define LOAD_INST()                                                                  \
     do {                                                                             \
+        cur_mem = inst->mem0;                                                        \
         LOAD_MEM();                                                                  \
         code_table = inst->module->code;                                             \
     } while (0)
@@ -251,8 +258,8 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
 #define TRAP(kind) do { trap = (kind); goto do_trap; } while (0)
 #define LOAD_MEM()                                                                   \
     do {                                                                             \
-        mem = inst->mem0 ? inst->mem0->data : NULL;                                  \
-        mem_size = inst->mem0 ? atomic_load_explicit(&inst->mem0->size, memory_order_relaxed) : 0; \
+        mem = cur_mem ? cur_mem->data : NULL;                                        \
+        mem_size = cur_mem ? atomic_load_explicit(&cur_mem->size, memory_order_relaxed) : 0; \
     } while (0)
 /* Bounds check of [ea, ea + n): the fast test, then a re-read of the size. */
 #define CHECK_MEM(ea, n)                                                             \
@@ -711,7 +718,7 @@ dispatch:
     }
 #define BODY_MEMORY_GROW(a_, b_)                                                     \
     {                                                                                \
-        int64_t old = rt_memory_grow(inst->mem0, U32V(a_));                          \
+        int64_t old = rt_memory_grow(cur_mem, U32V(a_));                          \
         fp[ip[1]] = (uint32_t)(int32_t)old;                                          \
         LOAD_MEM();                                                                  \
     }
@@ -739,6 +746,29 @@ dispatch:
         if (d + n > mem_size) TRAP(WEFT_TRAP_MEM_OOB);                               \
         if (n) memset(mem + d, (int)(uint8_t)U32V(b_), n);                           \
     }
+    /* Multi-memory (Wasm 3.0 §4.4.7): the next operation uses memory ip[1]
+       (cur_mem, above). */
+#define BODY_MEM_SELECT(a_, b_)                                                      \
+    {                                                                                \
+        cur_mem = inst->mems[ip[1]];                                                 \
+        LOAD_MEM();                                                                  \
+    }
+    /* memory.copy between two memories (§4.4.7): bounds of both first. */
+#define BODY_MEMORY_COPY_X(a_, b_)                                                   \
+    {                                                                                \
+        weft_memory *md = inst->mems[ip[1]], *ms = inst->mems[ip[2]];                \
+        uint64_t d = U32V(a_), s = U32V(b_), n = U32(5);                             \
+        if (s + n > atomic_load_explicit(&ms->size, memory_order_relaxed) ||         \
+            d + n > atomic_load_explicit(&md->size, memory_order_relaxed))           \
+            TRAP(WEFT_TRAP_MEM_OOB);                                                 \
+        if (n) memmove(md->data + d, ms->data + s, n);                               \
+    }
+    /* memory64 and 64-bit tables: an i64 address or index as the 32-bit
+       one the memory-0 and table handlers take, saturated. Exact because
+       weft gives a 64-bit memory at most 2^32 - 2^16 bytes and a table
+       fewer than 2^32 - 1 elements: every value it saturates is out of
+       bounds, plus any offset or length, as the unsaturated one is. */
+#define BODY_ADDR64(a_, b_) fp[ip[1]] = U64V(a_) > UINT32_MAX ? UINT32_MAX : U64V(a_);
 
     /* ---- tables and references ---- */
 #define BODY_TABLE_GET(a_, b_)                                                       \
@@ -929,18 +959,18 @@ dispatch:
 #define BODY_ATOMIC_NOTIFY(a_, b_)                                                   \
     {                                                                                \
         ATOMIC_EA(4, a_, 4)                                                          \
-        fp[ip[1]] = rt_atomic_notify(inst->mem0, ea, U32V(b_));                      \
+        fp[ip[1]] = rt_atomic_notify(cur_mem, ea, U32V(b_));                      \
     }
 #define BODY_ATOMIC_WAIT32(a_, b_)                                                   \
     {                                                                                \
         ATOMIC_EA(4, a_, 5)                                                          \
-        wait_result = rt_atomic_wait(e, inst->mem0, ea, U32V(b_), 4, I64(4));        \
+        wait_result = rt_atomic_wait(e, cur_mem, ea, U32V(b_), 4, I64(4));        \
         goto after_wait;                                                             \
     }
 #define BODY_ATOMIC_WAIT64(a_, b_)                                                   \
     {                                                                                \
         ATOMIC_EA(8, a_, 5)                                                          \
-        wait_result = rt_atomic_wait(e, inst->mem0, ea, U64V(b_), 8, I64(4));        \
+        wait_result = rt_atomic_wait(e, cur_mem, ea, U64V(b_), 8, I64(4));        \
         goto after_wait;                                                             \
     }
     after_wait: {

@@ -220,14 +220,18 @@ static weft_status rd_limits(dec *d, weft_limits *lim, bool memory) {
     uint64_t flags;
     uint32_t at = base_reader_offset(&d->r);
     bool threads = !(d->m->engine && (d->m->engine->config.disabled_features & WEFT_FEATURE_THREADS));
-    /* memory64 (Wasm 3.0 §5.3.8): flag bit 2 makes a 64-bit memory, whose
-       limits are u64 (0x04, 0x05; with threads 0x06, 0x07 too). */
-    bool mem64 = memory && base_feature_on(d->m->engine, WEFT_FEATURE_MEMORY64);
-    if (memory && threads && d->r.p < d->r.end && (*d->r.p == 0x03 || *d->r.p == 0x02)) {
-        flags = *d->r.p++;
-    } else if (mem64 && d->r.p < d->r.end &&
-               (*d->r.p == 0x04 || *d->r.p == 0x05 ||
-                (threads && (*d->r.p == 0x06 || *d->r.p == 0x07)))) {
+    /* memory64 (Wasm 3.0 §5.3.7-8): flag bit 2 makes a 64-bit memory or
+       table, whose limits are u64 (0x04, 0x05; a memory with threads 0x06,
+       0x07 too). */
+    bool mem64 = base_feature_on(d->m->engine, WEFT_FEATURE_MEMORY64);
+    threads = threads && memory;
+    if (mem64) {
+        /* Wasm 3.0 §5.3.7: the flags are one byte. */
+        uint8_t f;
+        TRY_OR_RETURN(rd_u8(d, &f));
+        if (f > 7 || ((f & 2) && !threads)) return dec_malformed(d, at, "malformed limits flags");
+        flags = f;
+    } else if (memory && threads && d->r.p < d->r.end && (*d->r.p == 0x03 || *d->r.p == 0x02)) {
         flags = *d->r.p++;
     } else if (!base_read_uleb(&d->r, 1, &flags)) {
         return dec_read_fail(d);
@@ -268,7 +272,8 @@ static weft_status rd_tabletype(dec *d, mod_tabletype *tt) {
     uint32_t at = dec_off(d);
     TRY_OR_RETURN(rd_reftype(d, &tt->elem));
     TRY_OR_RETURN(rd_limits(d, &tt->limits, false));
-    check_limits(d, at, &tt->limits, UINT32_MAX, "table size must be at most 2^32-1");
+    if (!tt->limits.is64) check_limits(d, at, &tt->limits, UINT32_MAX, "table size must be at most 2^32-1");
+    else check_limits(d, at, &tt->limits, UINT64_MAX, "");
     return WEFT_OK;
 }
 
@@ -897,7 +902,9 @@ static weft_status dec_elem(dec *d, mod_elem *e) {
         e->mode = MOD_SEG_ACTIVE;
         table_at = dec_off(d);
         if (flags & 2) TRY_OR_RETURN(rd_u32(d, &e->table_index));
-        TRY_OR_RETURN(rd_constexpr(d, &e->offset, WEFT_I32, &offset_err));
+        /* The offset has the table's address type (memory64, Wasm 3.0 §3.4.7). */
+        weft_valtype at_type = e->table_index < m->ntables && m->tables[e->table_index].limits.is64 ? WEFT_I64 : WEFT_I32;
+        TRY_OR_RETURN(rd_constexpr(d, &e->offset, at_type, &offset_err));
     }
     if (flags & 3) {
         if (flags & 4) {

@@ -222,6 +222,7 @@ static bool rt_import_matches(const mod_module *m, const mod_import *imp, const 
         return mod_functype_equal(&m->types[imp->type_index], ext->of.func->type);
     case WEFT_EXTERN_TABLE:
         return ext->of.table->elem == imp->table.elem &&
+               rt_table_current_limits(ext->of.table).is64 == imp->table.limits.is64 &&
                rt_limits_match(rt_table_current_limits(ext->of.table), imp->table.limits);
     case WEFT_EXTERN_MEMORY: {
         weft_limits l = rt_memory_current_limits(ext->of.memory);
@@ -441,9 +442,11 @@ static weft_status rt_init_segments(weft_instance *inst, weft_error *err) {
             uint64_t off64;
             weft_status st = rt_eval_const(inst, &e->offset, &off64, err);
             if (st != WEFT_OK) return st;
-            uint32_t off = (uint32_t)off64;
+            /* An i64 offset of a 64-bit table (memory64) is taken whole. */
+            if (!m->tables[e->table_index].limits.is64) off64 = (uint32_t)off64;
             uint32_t n = inst->elem_len[i];
-            if ((uint64_t)off + n > t->size) return rt_trap(err, WEFT_TRAP_TABLE_OOB);
+            if (off64 > t->size || n > t->size - off64) return rt_trap(err, WEFT_TRAP_TABLE_OOB);
+            uint32_t off = (uint32_t)off64;
             if (n) memcpy(t->elems + off, inst->elem_refs[i], (size_t)n * sizeof(void *));
             rt_elem_drop(inst, i);
         } else if (e->mode == MOD_SEG_DECLARATIVE) {

@@ -148,14 +148,16 @@ weft_status rt_memory_alloc(weft_engine *engine, uint64_t store_cap, rt_budget *
     const weft_config *config = engine ? &engine->config : NULL;
     *out = NULL;
     /* A 64-bit memory (memory64) may declare up to 2^48 pages; weft gives
-       it at most 4 GiB like a 32-bit one (an implementation limit: a
-       larger minimum is refused, a larger maximum is clamped, so grow
-       fails past 4 GiB as the spec allows). */
+       it at most 4 GiB - 64 KiB (RT_MAX_PAGES64, an implementation limit:
+       a larger minimum is refused, a larger maximum is clamped, so grow
+       fails past it as the spec allows). Its addresses are 64-bit all the
+       same: an access above is out of bounds. */
+    uint64_t range = limits.is64 ? RT_MAX_PAGES64 : RT_MAX_PAGES;
     if (limits.is64) {
-        if (limits.min > RT_MAX_PAGES)
+        if (limits.min > RT_MAX_PAGES64)
             return base_fail(err, WEFT_ERR_LIMIT,
-                             "64-bit memory of %llu pages is above weft's limit of %u pages (4 GiB)",
-                             (unsigned long long)limits.min, RT_MAX_PAGES);
+                             "64-bit memory of %llu pages is above weft's limit of %u pages",
+                             (unsigned long long)limits.min, RT_MAX_PAGES64);
     } else if (limits.min > RT_MAX_PAGES || (limits.has_max && limits.max > RT_MAX_PAGES)) {
         return base_fail(err, WEFT_ERR_MISUSE,
                          "memory size must be at most %u pages (4 GiB)", RT_MAX_PAGES);
@@ -167,7 +169,7 @@ weft_status rt_memory_alloc(weft_engine *engine, uint64_t store_cap, rt_budget *
 
     /* The effective maximum: the declared one (or the whole 32-bit range),
        clamped by the engine's max_memory_bytes. */
-    uint64_t max_pages = limits.has_max && limits.max < RT_MAX_PAGES ? limits.max : RT_MAX_PAGES;
+    uint64_t max_pages = limits.has_max && limits.max < range ? limits.max : range;
     if (config && config->max_memory_bytes) {
         uint64_t cap = config->max_memory_bytes / RT_PAGE_SIZE;
         if (max_pages > cap) max_pages = cap;

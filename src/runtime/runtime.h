@@ -18,6 +18,9 @@
 
 #define RT_PAGE_SIZE 65536u
 #define RT_MAX_PAGES 65536u        /* 32-bit memories: 4 GiB */
+/* 64-bit memories (memory64): one page less, so that every address the
+   interpreter saturates to 2^32 - 1 (ADDR64, interp.c) is out of bounds. */
+#define RT_MAX_PAGES64 65535u
 #define RT_MAX_TABLE_SIZE 10000000u /* implementation limit on table size */
 
 /* A memory budget (weft_process_config.max_memory_bytes): the bytes a

@@ -495,6 +495,13 @@ static weft_status wasi_trampoline(weft_caller *caller, void *env,
     wasi_call c = {.w = b->w, .caller = caller, .unstable = b->unstable,
                    .status = WEFT_OK};
     weft_memory *m = weft_caller_memory(caller);
+    if (m && weft_memory_limits(m).is64) {
+        /* WASI preview 1 is defined on 32-bit pointers (memory64 has no
+           WASI of its own yet): refuse rather than misread them. */
+        weft_caller_trap(caller, "WASI needs a 32-bit memory 0 (%s called with a 64-bit memory 0)",
+                         b->fn->name);
+        return WEFT_ERR_TRAP;
+    }
     if (m) {
         c.mem = weft_memory_data(m);
         c.size = weft_memory_size(m);

@@ -3,10 +3,12 @@
  * and the runtime (issue 24, WEFT_FEATURE_MULTI_MEMORY and _MEMORY64):
  * memory sections and imports of both kinds, data segments per memory
  * with the memory's address type, exports, import matching, weft_limits'
- * is64; and the compiler's clean refusal ("not supported yet") of a body
- * that uses a memory other than 0 or a 64-bit memory. Modules:
+ * is64; bodies on memory 1 and on a 64-bit memory, with the bounds checks
+ * at their edges (an address or offset past 32 bits, offset + address
+ * past 64 bits: "out of bounds memory access"). Modules:
  * tests/unit/data/mm_*.wat, m64_*.wat (wat2wasm --enable-multi-memory
- * --enable-memory64; .wat and .wasm committed).
+ * --enable-memory64; .wat and .wasm committed), and two made here (u64
+ * offsets past 32 bits, which wabt 1.0.32 does not write).
  */
 #include "check.h"
 
@@ -88,19 +90,183 @@ static void test_instance(weft_engine *e) {
     weft_module_release(mo);
 }
 
-/* Bodies that need what the compiler lacks are refused at load, cleanly,
-   in either compile mode. */
-static void test_refused(uint32_t mode) {
+/* Calls export `name` with up to three i64/i32 arguments (types from the
+   function); returns the status, the first result in *r. */
+static weft_status call(weft_instance *inst, const char *name, int n, const weft_val *args, uint64_t *r,
+                        weft_error *err) {
+    weft_extern f;
+    if (weft_instance_export(inst, name, &f) != WEFT_OK || f.kind != WEFT_EXTERN_FUNC) {
+        snprintf(err->message, sizeof err->message, "no export %s", name);
+        return WEFT_ERR_MISUSE;
+    }
+    weft_val res = {0};
+    weft_status st = weft_func_call(f.of.func, args, (uint32_t)n, &res, weft_func_type(f.of.func).nresults, err);
+    *r = res.type == WEFT_I64 ? (uint64_t)res.of.i64 : (uint64_t)(uint32_t)res.of.i32;
+    return st;
+}
+#define I32(v) ((weft_val){.type = WEFT_I32, .of.i32 = (int32_t)(v)})
+#define I64(v) ((weft_val){.type = WEFT_I64, .of.i64 = (int64_t)(v)})
+/* Expects export `name`(args) to return `want`. */
+#define RETURNS(inst, name, want, ...)                                                   \
+    do {                                                                                 \
+        weft_val a_[] = {I32(0), __VA_ARGS__};                                           \
+        uint64_t r_ = 0;                                                                 \
+        weft_error e_;                                                                   \
+        weft_status s_ = call(inst, name, (int)(sizeof a_ / sizeof a_[0]) - 1, a_ + 1, &r_, &e_); \
+        EXPECTF(s_ == WEFT_OK && r_ == (uint64_t)(want), "%s: %s %s, result 0x%llx, want 0x%llx", \
+                name, weft_status_name(s_), s_ == WEFT_OK ? "" : e_.message,             \
+                (unsigned long long)r_, (unsigned long long)(want));                     \
+    } while (0)
+/* Expects export `name`(args) to trap "out of bounds memory access". */
+#define TRAPS(inst, name, ...)                                                           \
+    do {                                                                                 \
+        weft_val a_[] = {I32(0), __VA_ARGS__};                                           \
+        uint64_t r_ = 0;                                                                 \
+        weft_error e_;                                                                   \
+        weft_status s_ = call(inst, name, (int)(sizeof a_ / sizeof a_[0]) - 1, a_ + 1, &r_, &e_); \
+        EXPECTF(s_ == WEFT_ERR_TRAP && strstr(e_.message, "out of bounds memory access"), \
+                "%s: want the trap, got %s %s", name, weft_status_name(s_),              \
+                s_ == WEFT_OK ? "" : e_.message);                                        \
+    } while (0)
+
+static weft_instance *instantiate(weft_store *s, weft_module *m) {
+    weft_instance *inst = NULL;
+    weft_error err;
+    CHECK(weft_instance_new(s, m, NULL, 0, &inst, &err) == WEFT_OK, "instantiate: %s", err.message);
+    return inst;
+}
+
+/* Bodies on memory 1 (multi-memory, Wasm 3.0 §4.4.7), in either compile
+   mode: each instruction reaches memory 1 and leaves memory 0 alone. */
+static void test_multi(uint32_t mode) {
     weft_config cfg = {0};
     cfg.compile_mode = mode;
     weft_engine *e = weft_engine_new(&cfg);
     CHECK(e, "engine");
-    expect_load_error(e, DATA "mm_body1.wasm", WEFT_ERR_INVALID,
-                      "not supported yet: memory 1 in a function body (multi-memory)");
-    expect_load_error(e, DATA "mm_size1.wasm", WEFT_ERR_INVALID,
-                      "not supported yet: memory 1 in a function body (multi-memory)");
-    expect_load_error(e, DATA "m64_body.wasm", WEFT_ERR_INVALID,
-                      "not supported yet: instructions on a 64-bit memory (memory64)");
+    weft_module *m = CHECK_LOAD(e, DATA "mm_body1.wasm");
+    weft_store *s = weft_store_new(e);
+    CHECK(s, "store");
+    weft_instance *inst = instantiate(s, m);
+    RETURNS(inst, "load1", 42, I32(0));
+    RETURNS(inst, "load0", 0, I32(0));
+    RETURNS(inst, "store1", 0, I32(8), I32(7));
+    RETURNS(inst, "load1", 7, I32(8));
+    RETURNS(inst, "load0", 0, I32(8));
+    RETURNS(inst, "size1", 1);
+    RETURNS(inst, "grow1", 1, I32(1));
+    RETURNS(inst, "size1", 2);
+    RETURNS(inst, "grow1", 0xffffffff, I32(2)); /* past its maximum, 3 */
+    RETURNS(inst, "load1", 0, I32(2 * 65536 - 4));
+    TRAPS(inst, "load1", I32(2 * 65536 - 3));
+    TRAPS(inst, "load0", I32(65536 - 3)); /* memory 0 kept its one page */
+    RETURNS(inst, "fill1", 0, I32(16), I32(0x41), I32(4));
+    RETURNS(inst, "load1", 0x41414141, I32(16));
+    RETURNS(inst, "load0", 0, I32(16));
+    RETURNS(inst, "init1", 0, I32(100));
+    RETURNS(inst, "load1", 0x6c6c6568, I32(100)); /* "hell" */
+    RETURNS(inst, "copy01", 0, I32(200), I32(100), I32(5));
+    RETURNS(inst, "load0", 0x6c6c6568, I32(200));
+    /* the copy checks each memory's bounds: memory 1 has 2 pages */
+    RETURNS(inst, "copy01", 0, I32(0), I32(2 * 65536 - 4), I32(4));
+    TRAPS(inst, "copy01", I32(0), I32(2 * 65536 - 3), I32(4));
+    TRAPS(inst, "copy01", I32(65536 - 3), I32(0), I32(4));
+    TRAPS(inst, "fill1", I32(2 * 65536 - 3), I32(0), I32(4));
+    weft_store_free(s);
+    weft_module_release(m);
+    weft_engine_free(e);
+}
+
+/* A module whose one function loads a byte at its i64 parameter with a
+   u64 memarg offset, on a 64-bit memory of one page. */
+static weft_module *offset_module(weft_engine *e, uint64_t offset) {
+    uint8_t leb[10];
+    size_t n = 0;
+    do {
+        uint8_t b = offset & 0x7f;
+        offset >>= 7;
+        leb[n++] = (uint8_t)(b | (offset ? 0x80 : 0));
+    } while (offset);
+    static const uint8_t head[] = {
+        0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+        0x01, 0x06, 0x01, 0x60, 0x01, 0x7e, 0x01, 0x7f, /* type (i64) -> i32 */
+        0x03, 0x02, 0x01, 0x00,                         /* one function */
+        0x05, 0x03, 0x01, 0x04, 0x01,                   /* memory i64 1 */
+        0x07, 0x05, 0x01, 0x01, 'f', 0x00, 0x00,        /* export "f" */
+    };
+    uint8_t bytes[sizeof head + 32];
+    size_t len = sizeof head, body = 1 + 2 + 2 + n + 1;
+    memcpy(bytes, head, len);
+    bytes[len++] = 0x0a;
+    bytes[len++] = (uint8_t)(2 + body);
+    bytes[len++] = 0x01;
+    bytes[len++] = (uint8_t)body;
+    bytes[len++] = 0x00;                     /* no locals */
+    bytes[len++] = 0x20, bytes[len++] = 0x00; /* local.get 0 */
+    bytes[len++] = 0x2d, bytes[len++] = 0x00; /* i32.load8_u align=0 */
+    memcpy(bytes + len, leb, n);
+    len += n;
+    bytes[len++] = 0x0b;
+    weft_module *m = NULL;
+    weft_error err;
+    CHECK(weft_module_load(e, bytes, len, &m, &err) == WEFT_OK, "offset module: %s", err.message);
+    return m;
+}
+
+/* A 64-bit memory (memory64, Wasm 3.0 §4.4.7): i64 addresses, u64
+   offsets, and the bounds checks at their edges. */
+static void test_memory64(uint32_t mode) {
+    weft_config cfg = {0};
+    cfg.compile_mode = mode;
+    weft_engine *e = weft_engine_new(&cfg);
+    CHECK(e, "engine");
+    weft_module *m = CHECK_LOAD(e, DATA "m64_body.wasm");
+    weft_store *s = weft_store_new(e);
+    CHECK(s, "store");
+    weft_instance *inst = instantiate(s, m);
+    RETURNS(inst, "f", 42);
+    RETURNS(inst, "load", 0, I64(65532));
+    TRAPS(inst, "load", I64(65533));
+    TRAPS(inst, "load", I64(0x100000000)); /* would be 0 cut to 32 bits */
+    TRAPS(inst, "load", I64(-4));          /* address + 4 past 2^64 */
+    TRAPS(inst, "load", I64(-1));
+    TRAPS(inst, "store", I64(0x100000000), I32(1));
+    RETURNS(inst, "load", 42, I64(0));     /* the data byte; the store did not reach it */
+    RETURNS(inst, "store", 0, I64(65532), I32(-1));
+    RETURNS(inst, "load", 0xffffffff, I64(65532));
+    /* offset 2^32 - 1 with address 2^64 - 2^32 + 1: the sum is 2^64,
+       0 if it wrapped */
+    TRAPS(inst, "load_off", I64(0xffffffff00000001));
+    TRAPS(inst, "load_off", I64(0));
+    RETURNS(inst, "size", 1);
+    RETURNS(inst, "grow", -1, I64(0xffffffff00000001));
+    RETURNS(inst, "grow", -1, I64(0x10000));
+    RETURNS(inst, "grow", 1, I64(1));
+    RETURNS(inst, "size", 2);
+    RETURNS(inst, "load", 0, I64(2 * 65536 - 4));
+    RETURNS(inst, "fill", 0, I64(0), I32(1), I64(0));
+    RETURNS(inst, "fill", 0, I64(2 * 65536), I32(1), I64(0));
+    TRAPS(inst, "fill", I64(2 * 65536 + 1), I32(1), I64(0));
+    TRAPS(inst, "fill", I64(0x100000000), I32(1), I64(0));
+    TRAPS(inst, "fill", I64(0), I32(1), I64(0x100000000));
+    TRAPS(inst, "fill", I64(-1), I32(1), I64(2));
+    weft_store_free(s);
+    weft_module_release(m);
+
+    /* u64 offsets past 32 bits: every access is out of bounds, and
+       offset + address past 2^64 does not wrap to an address inside */
+    static const uint64_t offsets[] = {0x100000000, 0xffffffffffffffff, 0x8000000000000000};
+    for (size_t i = 0; i < sizeof offsets / sizeof offsets[0]; i++) {
+        m = offset_module(e, offsets[i]);
+        s = weft_store_new(e);
+        CHECK(s, "store");
+        inst = instantiate(s, m);
+        TRAPS(inst, "f", I64(0));
+        TRAPS(inst, "f", I64(1));
+        TRAPS(inst, "f", I64(-offsets[i]));      /* the sum is 2^64: 0 if it wrapped */
+        TRAPS(inst, "f", I64(-offsets[i] + 16)); /* 16 if it wrapped */
+        weft_store_free(s);
+        weft_module_release(m);
+    }
     weft_engine_free(e);
 }
 
@@ -120,7 +286,7 @@ static void test_off(void) {
     weft_engine_free(e);
 }
 
-/* Host-made 64-bit memories: limits up to 2^48 pages, at most 4 GiB given. */
+/* Host-made 64-bit memories: limits up to 2^48 pages, at most 4 GiB - 64 KiB given. */
 static void test_host(weft_engine *e) {
     weft_store *s = weft_store_new(e);
     CHECK(s, "store");
@@ -131,21 +297,25 @@ static void test_host(weft_engine *e) {
     EXPECT(mem && weft_memory_limits(mem).is64);
     lim.min = 70000;
     EXPECT(weft_memory_new(s, lim, &mem, &err) == WEFT_ERR_LIMIT);
+    lim.min = 65536; /* weft gives a 64-bit memory 65535 pages at most */
+    EXPECT(weft_memory_new(s, lim, &mem, &err) == WEFT_ERR_LIMIT);
     weft_limits l32 = {.min = 1, .max = 70000, .has_max = true};
     EXPECT(weft_memory_new(s, l32, &mem, &err) == WEFT_ERR_MISUSE);
     weft_store_free(s);
 }
 
 int main(void) {
-    /* Partly there: not advertised as supported. */
-    EXPECT(!(weft_features_supported() & (WEFT_FEATURE_MULTI_MEMORY | WEFT_FEATURE_MEMORY64)));
+    EXPECT((weft_features_supported() & (WEFT_FEATURE_MULTI_MEMORY | WEFT_FEATURE_MEMORY64)) ==
+           (WEFT_FEATURE_MULTI_MEMORY | WEFT_FEATURE_MEMORY64));
     weft_engine *e = weft_engine_new(NULL);
     CHECK(e, "engine");
     test_instance(e);
     test_host(e);
     weft_engine_free(e);
-    test_refused(WEFT_COMPILE_LAZY);
-    test_refused(WEFT_COMPILE_EAGER);
+    test_multi(WEFT_COMPILE_LAZY);
+    test_multi(WEFT_COMPILE_EAGER);
+    test_memory64(WEFT_COMPILE_LAZY);
+    test_memory64(WEFT_COMPILE_EAGER);
     test_off();
     return check_summary("memories_test");
 }
