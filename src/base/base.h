@@ -31,7 +31,8 @@ struct weft_engine {
 
 /* The WEFT_FEATURE_* bits this build implements (weft_features_supported). */
 #define BASE_FEATURES_SUPPORTED                                                \
-    (WEFT_FEATURE_THREADS | WEFT_FEATURE_SIMD | WEFT_FEATURE_EXTENDED_CONST)
+    (WEFT_FEATURE_THREADS | WEFT_FEATURE_SIMD | WEFT_FEATURE_EXTENDED_CONST |   \
+     WEFT_FEATURE_EXCEPTIONS)
 
 /* Features the decoder and runtime already take although function bodies
    cannot use them yet, so weft_features_supported() does not list them:
