@@ -114,6 +114,9 @@ static bool make_stub(weft_store *s, uint32_t index, const weft_externtype *t, w
     case WEFT_EXTERN_GLOBAL:
         return weft_global_new(s, zero_of(t->global_type), t->global_mutable, &out->of.global, NULL) ==
                WEFT_OK;
+    case WEFT_EXTERN_TAG:
+        out->of.tag = weft_tag_new(s, &t->func);
+        return out->of.tag != NULL;
     }
     return false;
 }

@@ -63,6 +63,9 @@ typedef enum weft_status {
     WEFT_ERR_TRAP = 13,      /* execution trapped (see weft_error.trap) */
     WEFT_ERR_EXIT = 14,      /* the guest asked to exit (WASI proc_exit);
                                 weft_error.exit_code holds the code */
+    WEFT_ERR_EXCEPTION = 15, /* a wasm exception left the call uncaught
+                                (weft_error.exception: its tag and payload);
+                                a host function returns it to throw */
     WEFT_ERR_NOMEM = 20,     /* out of memory, or a resource limit */
     WEFT_ERR_LIMIT = 21,     /* a configured limit was exceeded */
     WEFT_ERR_MISUSE = 30,    /* the API was called wrongly (bad argument) */
@@ -124,6 +127,9 @@ typedef struct weft_error {
     uint32_t frames_dropped; /* frames beyond WEFT_BACKTRACE_MAX */
     weft_frame frames[WEFT_BACKTRACE_MAX];
     char message[WEFT_ERROR_MESSAGE_MAX];
+    /* WEFT_ERR_EXCEPTION: the exception (weft_exn_tag, weft_exn_args),
+       owned by the store it was thrown in and valid as long as it. */
+    struct weft_exn *exception;
 } weft_error;
 
 /* Human-readable name of a status ("malformed module", "trap", ...). */
@@ -140,6 +146,10 @@ typedef uint8_t weft_valtype;
 #define WEFT_V128 0x7B
 #define WEFT_FUNCREF 0x70
 #define WEFT_EXTERNREF 0x6F
+/* exnref (exception handling, Wasm 3.0 §2.3.3): a nullable reference to
+   an exception (weft_exn). Until typed references land it is handled as
+   an abstract reference type beside funcref and externref. */
+#define WEFT_EXNREF 0x69
 
 /* The text name of a value type ("i32", "funcref", ...). */
 WEFT_API const char *weft_valtype_name(weft_valtype t);
@@ -168,12 +178,14 @@ typedef enum weft_extern_kind {
     WEFT_EXTERN_TABLE = 1,
     WEFT_EXTERN_MEMORY = 2,
     WEFT_EXTERN_GLOBAL = 3,
+    WEFT_EXTERN_TAG = 4, /* exception tags (Wasm 3.0 §2.5.10) */
 } weft_extern_kind;
 
 /* The type of an import or export. Pointers are borrowed from the module. */
 typedef struct weft_externtype {
     weft_extern_kind kind;
-    weft_functype func;           /* WEFT_EXTERN_FUNC */
+    weft_functype func;           /* WEFT_EXTERN_FUNC; WEFT_EXTERN_TAG: the
+                                     tag's type (params, no results) */
     weft_valtype table_elem;      /* WEFT_EXTERN_TABLE */
     weft_limits limits;           /* tables (elements) and memories (pages) */
     weft_valtype global_type;     /* WEFT_EXTERN_GLOBAL */
@@ -194,6 +206,7 @@ typedef struct weft_val {
         uint64_t f64_bits;
         weft_func *func;   /* funcref; NULL is ref.null func */
         void *externref;   /* externref; NULL is ref.null extern */
+        struct weft_exn *exnref; /* exnref; NULL is ref.null exn */
         uint64_t bits;
         uint8_t v128[16];  /* v128 (SIMD): its bytes, lane 0 first (little-endian) */
     } of;
@@ -351,6 +364,8 @@ typedef struct weft_instance weft_instance;
 typedef struct weft_table weft_table;
 typedef struct weft_memory weft_memory;
 typedef struct weft_global weft_global;
+typedef struct weft_tag weft_tag;
+typedef struct weft_exn weft_exn;
 
 /* Creates an empty store. NULL when out of memory. `engine` may be NULL (a
    store of host objects): its calls and memories then have the default
@@ -410,6 +425,7 @@ typedef struct weft_extern {
         weft_table *table;
         weft_memory *memory;
         weft_global *global;
+        weft_tag *tag;
     } of;
 } weft_extern;
 
@@ -425,6 +441,16 @@ WEFT_API void weft_caller_trap(weft_caller *caller, const char *fmt, ...);
 /* Asks the program to exit with `code` (WASI proc_exit); the host function
    then returns WEFT_ERR_EXIT. */
 WEFT_API void weft_caller_exit(weft_caller *caller, int32_t code);
+/* Exceptions (Wasm 3.0 exception handling). A host function throws by
+   calling one of these and returning WEFT_ERR_EXCEPTION: the exception
+   unwinds the calling wasm frames as if the call instruction had thrown
+   it. weft_caller_throw makes an exception of `tag` (same store as the
+   caller) with `args` (the tag's param types, copied); weft_caller_rethrow
+   throws `exn` again (one weft_func_call reported, to pass it on). False,
+   with nothing thrown, for a NULL or mismatched argument or out of
+   memory: the host function then should trap instead. */
+WEFT_API bool weft_caller_throw(weft_caller *caller, weft_tag *tag, const weft_val *args, size_t nargs);
+WEFT_API bool weft_caller_rethrow(weft_caller *caller, weft_exn *exn);
 /* A word a restartable host function keeps across its restarts: 0 on the
    first call of this host call, then whatever the function stored (e.g.
    the time of the first call, for a relative timeout). */
@@ -467,6 +493,21 @@ WEFT_API weft_status weft_memory_new(weft_store *store, weft_limits limits,
 WEFT_API weft_status weft_global_new(weft_store *store, weft_val value,
                                      bool mutable_, weft_global **out,
                                      weft_error *err);
+
+/* Tags (exception handling): a host-made tag of `type` (params only;
+   results must be empty), owned by the store; its identity is the object,
+   so two tags of one type are different tags. NULL for a type with
+   results or out of memory. */
+WEFT_API weft_tag *weft_tag_new(weft_store *store, const weft_functype *type);
+/* The tag's type; pointers borrowed from the tag. */
+WEFT_API weft_functype weft_tag_type(const weft_tag *tag);
+/* An exception's tag, and its payload: writes up to `cap` values of the
+   tag's param types to `out` and returns how many the payload has. The
+   exception (from weft_error.exception, or an exnref value) is owned by
+   its store: it lives as long as the store (exceptions are not collected
+   before GC lands, issue 24). Any thread. */
+WEFT_API weft_tag *weft_exn_tag(const weft_exn *exn);
+WEFT_API size_t weft_exn_args(const weft_exn *exn, weft_val *out, size_t cap);
 
 /* Memory access. The data pointer stays valid for the memory's whole life:
    memories never move (they are reserved up front and grow in place).

@@ -16,6 +16,7 @@ static void base_vfill(weft_error *err, weft_status status, uint32_t func_index,
     err->offset = offset;
     err->frame_count = 0;
     err->frames_dropped = 0;
+    err->exception = NULL;
     vsnprintf(err->message, sizeof err->message, fmt, ap);
 }
 
@@ -46,6 +47,7 @@ void base_error_clear(weft_error *err) {
     err->frame_count = 0;
     err->frames_dropped = 0;
     err->message[0] = 0;
+    err->exception = NULL;
 }
 
 void *base_calloc(size_t n, size_t size) {

@@ -291,6 +291,8 @@ wasm_externtype_t *capi_externtype_from_weft(const weft_externtype *t) {
         wasm_limits_t l = capi_limits_from_weft(t->limits);
         return (wasm_externtype_t *)capi_memorytype_new(&l, t->limits.shared);
     }
+    case WEFT_EXTERN_TAG: /* wasm.h has no tag types */
+        return NULL;
     }
     return NULL;
 }

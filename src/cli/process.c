@@ -121,7 +121,7 @@ int cli_run_process(const cli_run_opts *o, weft_engine *engine, weft_module *mod
     if (st == WEFT_OK) st = weft_process_new(engine, module, wasi, &pc, &proc, &err);
     if (st != WEFT_OK) {
         cli_pool_stop(&pool);
-        if (st == WEFT_ERR_TRAP) {
+        if (st == WEFT_ERR_TRAP || st == WEFT_ERR_EXCEPTION) {
             cli_print_trap(&err);
             return CLI_EXIT_TRAP;
         }

@@ -112,7 +112,10 @@ static weft_status cli_call(cli_watchdog *w, weft_store *store, weft_func *fn, c
 
 void cli_print_trap(const weft_error *err) {
     const char *msg = err->message[0] ? err->message : weft_trap_message(err->trap);
-    fprintf(stderr, "error: trap: %s\n", msg);
+    if (err->status == WEFT_ERR_EXCEPTION) /* "uncaught exception: tag $e", ended like a trap */
+        fprintf(stderr, "error: %s\n", msg);
+    else
+        fprintf(stderr, "error: trap: %s\n", msg);
     for (uint32_t i = 0; i < err->frame_count && i < WEFT_BACKTRACE_MAX; i++) {
         const weft_frame *f = &err->frames[i];
         if (!f->module) {
@@ -291,6 +294,9 @@ static int cli_outcome(const cli_run_opts *o, const cli_watchdog *w, weft_status
             cli_print_timeout(o);
             return CLI_EXIT_TIMEOUT;
         }
+        cli_print_trap(err);
+        return CLI_EXIT_TRAP;
+    case WEFT_ERR_EXCEPTION: /* an exception no frame caught: as a trap */
         cli_print_trap(err);
         return CLI_EXIT_TRAP;
     default:

@@ -23,6 +23,27 @@
 #include "../module/module.h"
 #include "ops.h"
 
+/* An exception handler (Wasm 3.0 exception handling; docs/code-format.md):
+   a throw at a code word in [start, end) of the function, or a call there
+   that an exception leaves, is caught here when the tag matches. A
+   function's handlers are sorted innermost first (by depth, deepest
+   first; a try's own clauses in their order), so the unwinder takes the
+   first that matches. Nothing runs for them until something throws. */
+#define CMP_CATCH_ALL UINT32_MAX /* `tag` of catch_all, catch_all_ref */
+#define CMP_NO_SLOT UINT32_MAX
+enum { CMP_HANDLER_CATCH = 0, CMP_HANDLER_DELEGATE = 1 };
+typedef struct cmp_handler {
+    uint32_t start, end;   /* code words covered */
+    uint32_t target;       /* CATCH: the code word to continue at */
+    uint32_t tag;          /* CATCH: module tag index, or CMP_CATCH_ALL */
+    uint32_t dst;          /* CATCH of a tag: first slot of the payload, or CMP_NO_SLOT */
+    uint32_t exn_slot;     /* CATCH: slot for the exnref, or CMP_NO_SLOT */
+    uint32_t depth;        /* control depth of the try (the function is 0) */
+    uint32_t kind;         /* CMP_HANDLER_CATCH, CMP_HANDLER_DELEGATE */
+    uint32_t delegate_to;  /* DELEGATE: from here on only handlers of depth
+                              at most this one apply (legacy delegate) */
+} cmp_handler;
+
 typedef struct cmp_func {
     uint32_t *code;       /* the words */
     uint32_t code_len;
@@ -47,6 +68,9 @@ typedef struct cmp_func {
        back-edge costs one unit of fuel (and of a slice), any other taken
        branch none. NULL when the function has no back-edge. */
     uint32_t *back_edges;
+    /* Exception handlers (above), NULL when it has none. */
+    cmp_handler *handlers;
+    uint32_t nhandlers;
 } cmp_func;
 
 /* Whether the target word at code position `word` of `f` is a back-edge. */

@@ -255,7 +255,7 @@ static bool is_num(weft_valtype t) {
     return t == WEFT_I32 || t == WEFT_I64 || t == WEFT_F32 || t == WEFT_F64 || t == T_UNKNOWN;
 }
 static bool is_ref(weft_valtype t) {
-    return t == WEFT_FUNCREF || t == WEFT_EXTERNREF || t == T_UNKNOWN;
+    return t == WEFT_FUNCREF || t == WEFT_EXTERNREF || t == WEFT_EXNREF || t == T_UNKNOWN;
 }
 
 /* Pops a value of type `expect` (T_UNKNOWN: any type). */
@@ -437,7 +437,11 @@ static weft_status read_label(compiler *c, ctl **out) {
 static const weft_valtype single_types[256] = {
     [WEFT_I32] = WEFT_I32, [WEFT_I64] = WEFT_I64, [WEFT_F32] = WEFT_F32, [WEFT_F64] = WEFT_F64,
     [WEFT_V128] = WEFT_V128, [WEFT_FUNCREF] = WEFT_FUNCREF, [WEFT_EXTERNREF] = WEFT_EXTERNREF,
+    [WEFT_EXNREF] = WEFT_EXNREF,
 };
+
+/* Exception handling (WEFT_FEATURE_EXCEPTIONS): exnref, tags, try_table. */
+static bool eh_on(const compiler *c) { return base_feature_on(c->m->engine, WEFT_FEATURE_EXCEPTIONS); }
 
 static bool simd_on(const compiler *c) {
     return !(c->m->engine && (c->m->engine->config.disabled_features & WEFT_FEATURE_SIMD));
@@ -453,7 +457,7 @@ static weft_status read_blocktype(compiler *c, ctl *f) {
             return WEFT_OK;
         }
         if (b == WEFT_I32 || b == WEFT_I64 || b == WEFT_F32 || b == WEFT_F64 || b == WEFT_FUNCREF ||
-            b == WEFT_EXTERNREF || b == WEFT_V128) {
+            b == WEFT_EXTERNREF || b == WEFT_V128 || (b == WEFT_EXNREF && eh_on(c))) {
             c->r.p++;
             if (b == WEFT_V128 && !simd_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed value type 0x7b (SIMD is off)");
             f->nparams = 0;
@@ -1062,6 +1066,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
     }
     case 0x0B: { /* end */
         ctl *f = top_ctl(c);
+        if (f->kind == CTL_TRY_TABLE) cmp_eh_end(c, f);
         TRY(close_arm(c));
         if (f->kind == CTL_IF) {
             /* No else: the missing arm passes the params through (§3.3.8). */
@@ -1086,6 +1091,9 @@ static weft_status compile_instr(compiler *c, bool *done) {
         c->producer_end = NO_POS;
         return WEFT_OK;
     }
+    case 0x06: case 0x07: case 0x08: case 0x09: case 0x0A: case 0x18: case 0x19: case 0x1F:
+        if (!eh_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", opcode);
+        return cmp_compile_eh(c, opcode);
     case 0x0C: { /* br */
         ctl *f;
         TRY(read_label(c, &f));
@@ -1351,7 +1359,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
     case 0xD0: { /* ref.null t */
         uint8_t t;
         READ_U8(&t);
-        if (t != WEFT_FUNCREF && t != WEFT_EXTERNREF)
+        if (t != WEFT_FUNCREF && t != WEFT_EXTERNREF && !(t == WEFT_EXNREF && eh_on(c)))
             return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed reference type");
         uint32_t dst = cmp_push(c, t);
         cmp_emit_op(c, CMP_CONST32);
@@ -1431,6 +1439,39 @@ static weft_status walk_body(compiler *c, const mod_func *fn, bool consts) {
             else if (s64 < 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed block type");
             break;
         case 0x0B: depth--; break;
+        case 0x06: /* try bt */
+            if (!eh_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
+            depth++;
+            if (c->r.p < c->r.end && (*c->r.p == 0x40 || single_types[*c->r.p])) c->r.p++;
+            else if (!base_read_sleb(&c->r, 33, &s64)) ok = false;
+            else if (s64 < 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed block type");
+            break;
+        case 0x1F: /* try_table bt vec(catch) */
+            if (!eh_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
+            depth++;
+            if (c->r.p < c->r.end && (*c->r.p == 0x40 || single_types[*c->r.p])) c->r.p++;
+            else if (!base_read_sleb(&c->r, 33, &s64)) { ok = false; break; }
+            else if (s64 < 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed block type");
+            if (!base_read_u32(&c->r, &u)) { ok = false; break; }
+            for (uint64_t k = 0, n = u; k < n && ok; k++) {
+                if (!(ok = base_read_u8(&c->r, &b))) break;
+                if (b > 3) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed catch clause");
+                if (b < 2) ok = base_read_u32(&c->r, &u);
+                ok = ok && base_read_u32(&c->r, &u);
+            }
+            break;
+        case 0x18: /* delegate l: ends the try */
+            if (!eh_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
+            depth--;
+            ok = base_read_u32(&c->r, &u);
+            break;
+        case 0x07: case 0x08: case 0x09: /* catch x, throw x, rethrow l */
+            if (!eh_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
+            ok = base_read_u32(&c->r, &u);
+            break;
+        case 0x0A: case 0x19: /* throw_ref, catch_all */
+            if (!eh_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
+            break;
         case 0x0C: case 0x0D: case 0x10: case 0x20: case 0x21: case 0x22: case 0x23: case 0x24:
         case 0x25: case 0x26: case 0xD2:
             ok = base_read_u32(&c->r, &u);
@@ -1468,7 +1509,7 @@ static weft_status walk_body(compiler *c, const mod_func *fn, bool consts) {
             break;
         case 0xD0:
             if (!(ok = base_read_u8(&c->r, &b))) break;
-            if (b != WEFT_FUNCREF && b != WEFT_EXTERNREF)
+            if (b != WEFT_FUNCREF && b != WEFT_EXTERNREF && !(b == WEFT_EXNREF && eh_on(c)))
                 return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed reference type");
             break;
         case 0xFC:
@@ -1538,6 +1579,7 @@ static void compiler_reset(compiler *c) {
     c->stack.len = 0;
     c->code.len = 0;
     c->pcmap.len = 0;
+    c->handlers.len = 0;
 }
 
 static weft_status compile_body(compiler *c, const mod_func *fn) {
@@ -1712,9 +1754,12 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
     cf->nconsts = nused;
     cf->frame_size = c->base + c->max_height;
     /* Layout, on the finished words: tail duplication (it moves code),
-       then pairs (they only rewrite operation words in place). */
-    if (!cmp_mark_back_edges(cf) || !cmp_taildup(cf)) {
+       then pairs (they only rewrite operation words in place). A function
+       with exception handlers keeps its layout: its handlers name code
+       ranges, which copies would leave. */
+    if (!cmp_mark_back_edges(cf) || !cmp_eh_finish(c, cf) || (!cf->handlers && !cmp_taildup(cf))) {
         free(cf->back_edges);
+        free(cf->handlers);
         free(cf->consts);
         free(cf->code);
         free(cf->pcmap);
@@ -1742,6 +1787,7 @@ static void compiler_free(compiler *c) {
     BASE_VEC_FREE(c->stack);
     BASE_VEC_FREE(c->code);
     BASE_VEC_FREE(c->pcmap);
+    BASE_VEC_FREE(c->handlers);
     BASE_VEC_FREE(c->consts);
     BASE_VEC_FREE(c->const_refs);
     free(c->const_used);
@@ -1863,6 +1909,7 @@ void cmp_free_module_code(mod_module *m) {
             free(cf->pcmap);
             free(cf->back_edges);
             free(cf->consts);
+            free(cf->handlers);
             free(cf);
         }
         free(m->code);
@@ -1901,3 +1948,21 @@ const char *cmp_op_name(uint32_t op) {
     _Static_assert(sizeof names / sizeof names[0] == CMP_OP_COUNT, "a name for every operation");
     return op < CMP_OP_COUNT ? names[op] : "?";
 }
+
+/* The helpers eh.c shares (compiler.h). */
+ctl *cmp_top_ctl(compiler *c) { return top_ctl(c); }
+weft_status cmp_read_label(compiler *c, ctl **out) { return read_label(c, out); }
+weft_status cmp_read_blocktype(compiler *c, ctl *f) { return read_blocktype(c, f); }
+weft_status cmp_open_block(compiler *c, ctl *f) { return open_block(c, f); }
+weft_status cmp_close_arm(compiler *c) { return close_arm(c); }
+weft_status cmp_pop_types(compiler *c, uint32_t n, const weft_valtype *types) {
+    TRY(check_top(c, n, types));
+    if (c->stack.len - top_ctl(c)->height >= n) materialise_from(c, c->stack.len - n);
+    return pop_types(c, n, types);
+}
+void cmp_label_types(const ctl *f, uint32_t *n, const weft_valtype **types) { label_types(f, n, types); }
+void cmp_emit_target(compiler *c, ctl *f) { emit_target(c, f); }
+void cmp_set_target(compiler *c, uint32_t word, uint32_t target) { set_target(c, word, target); }
+void cmp_set_unreachable(compiler *c) { set_unreachable(c); }
+void cmp_patch_fixups(compiler *c, ctl *f, uint32_t pos) { patch_fixups(c, f, pos); }
+void cmp_emit_moves(compiler *c, uint32_t n, uint32_t dst, bool consume) { emit_moves(c, n, dst, consume); }

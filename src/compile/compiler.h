@@ -29,7 +29,10 @@ typedef struct centry {
     uint32_t home; /* its home slot: the base plus the widths below it */
 } centry;
 
-enum { CTL_BLOCK, CTL_LOOP, CTL_IF, CTL_ELSE, CTL_FUNC };
+enum { CTL_BLOCK, CTL_LOOP, CTL_IF, CTL_ELSE, CTL_FUNC,
+       /* exception handling (eh.c): try_table; the legacy try in its body,
+          in a catch arm, in its catch_all arm */
+       CTL_TRY_TABLE, CTL_TRY, CTL_CATCH, CTL_CATCH_ALL };
 
 typedef struct ctl {
     uint8_t kind;
@@ -41,6 +44,11 @@ typedef struct ctl {
     uint32_t else_fix;   /* if: word to patch with the else position */
     uint32_t temp_base;  /* if with params: saved copies for the else arm */
     BASE_VEC(uint32_t) fixups; /* words to patch with the end position */
+    /* Exception handling (eh.c): try_table's handlers (first, count) whose
+       end is patched at its `end`; a legacy try's body and the slot its
+       catch arms keep the caught exception in (for rethrow). */
+    uint32_t first_handler, nhandlers;
+    uint32_t body_start, body_end, exn_slot;
 } ctl;
 
 typedef struct compiler {
@@ -72,6 +80,7 @@ typedef struct compiler {
     BASE_VEC(ctl) ctls;
     BASE_VEC(uint32_t) code;
     BASE_VEC(uint32_t) pcmap;
+    BASE_VEC(cmp_handler) handlers; /* exception handlers, unsorted (eh.c) */
 
     uint32_t taken_offset; /* module offset of the last producer taken */
     uint32_t copy_end;    /* code length right after the last COPY, for
@@ -211,6 +220,29 @@ weft_status cmp_simd_instr(compiler *c);
 weft_status cmp_simd_skip(compiler *c, bool consts);
 /* simd.c: the marker of v128 constant `v`, or NO_SLOT. */
 uint32_t cmp_vconst_slot(const compiler *c, const cmp_v128 *v);
+
+/* eh.c: exception handling (Wasm 3.0 §3.3.8 control instructions):
+   try_table, throw, throw_ref and the legacy try, catch, catch_all,
+   rethrow, delegate; `opcode` is read. */
+weft_status cmp_compile_eh(compiler *c, uint8_t opcode);
+/* eh.c: the `end` of a try_table closes its handlers' range. */
+void cmp_eh_end(compiler *c, ctl *f);
+/* eh.c: the handlers sorted innermost first, for the finished function;
+   false when out of memory. */
+bool cmp_eh_finish(compiler *c, cmp_func *cf);
+/* compile.c's helpers that eh.c shares. */
+ctl *cmp_top_ctl(compiler *c);
+weft_status cmp_read_label(compiler *c, ctl **out);
+weft_status cmp_read_blocktype(compiler *c, ctl *f);
+weft_status cmp_open_block(compiler *c, ctl *f);
+weft_status cmp_close_arm(compiler *c);
+weft_status cmp_pop_types(compiler *c, uint32_t n, const weft_valtype *types);
+void cmp_label_types(const ctl *f, uint32_t *n, const weft_valtype **types);
+void cmp_emit_target(compiler *c, ctl *f);
+void cmp_set_target(compiler *c, uint32_t word, uint32_t target);
+void cmp_set_unreachable(compiler *c);
+void cmp_patch_fixups(compiler *c, ctl *f, uint32_t pos);
+void cmp_emit_moves(compiler *c, uint32_t n, uint32_t dst, bool consume);
 
 /* taildup.c: the layout pass run on every compiled function. Each BR
    whose target is a short straight-line run ending in BR, BR_TABLE,

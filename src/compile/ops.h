@@ -157,6 +157,7 @@ typedef enum cmp_simd_kind {
 #define CMP_SHAPE_S_S_T          3, 1, 2, 0, 3
 #define CMP_SHAPE_S_T            2, 1, 0, 0, 2
 #define CMP_SHAPE_S_TABLE        2, 1, 0, 0, 0
+#define CMP_SHAPE_S              1, 1, 0, 0, 0
 #define CMP_SHAPE_T              1, 0, 0, 0, 1
 #define CMP_SHAPE_ARG0_(n, i1, i2, d, t) n
 #define CMP_SHAPE_ARG1_(n, i1, i2, d, t) i1
@@ -311,6 +312,8 @@ typedef enum cmp_simd_kind {
     X(CALL_INTERNAL,                 -1,     CALL,   I_B,           _,   _,   0,  _,            TRAP_SAFE) /* own function index, frame base */ \
     X(CALL_INDIRECT,                 0x11,   CALL,   I_I_S_B,       _,   _,   0,  _,            TRAP_SAFE) /* type, table, index, frame base */ \
     X(LAZY,                          -1,     CALL,   NONE,          _,   _,   0,  _,            TRAP_SAFE) /* a stub's only operation: compile, then enter (code.h) */ \
+    X(THROW,                         0x08,   JUMP,   I_B,           _,   _,   0,  _,            TRAP) /* tag index, payload base: unwinds (code.h handlers) */ \
+    X(THROW_REF,                     0x0A,   JUMP,   S,             _,   _,   0,  _,            TRAP) /* exnref (null traps); also the legacy rethrow */ \
     X(COPY,                          -1,     VAR,    D_S,           _,   _,   0,  _,            0) \
     X(CONST32,                       -1,     VAR,    D_I,           _,   _,   0,  _,            0) \
     X(CONST64,                       -1,     VAR,    D_I_I,         _,   _,   0,  _,            0) /* dst, imm lo, imm hi */ \

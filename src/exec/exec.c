@@ -311,6 +311,7 @@ weft_status weft_exec_run(weft_exec *e, weft_error *err) {
         }
         e->host_pending = NULL;
         weft_status st = exec_call_host(e, e->entry, NULL, e->stack, err);
+        e->host_thrown = NULL;
         e->state = st == WEFT_OK ? EXEC_DONE : st == WEFT_SUSPENDED ? EXEC_PARKED : EXEC_IDLE;
         if (st == WEFT_SUSPENDED) e->host_pending = e->entry;
         return st;
@@ -420,6 +421,10 @@ weft_status exec_call_host(weft_exec *e, weft_func *f, weft_instance *caller_ins
     } else if (st == WEFT_ERR_EXIT) {
         base_fail(err, WEFT_ERR_EXIT, "exit with code %d", (int)caller.exit_code);
         if (err) err->exit_code = caller.exit_code;
+    } else if (st == WEFT_ERR_EXCEPTION && e->host_thrown) {
+        /* Thrown (weft_caller_throw): the interpreter unwinds its caller;
+           a host function called directly reports it as uncaught. */
+        exec_uncaught(e, e->host_thrown, caller_inst, err);
     } else if (st == WEFT_ERR_TRAP) {
         base_fail(err, WEFT_ERR_TRAP, "%s", caller.message[0] ? caller.message : "host function trapped");
         if (err) err->trap = WEFT_TRAP_HOST; /* also when the host function is the entry */

@@ -139,6 +139,9 @@ struct weft_exec {
     weft_func *host_pending;
     uint64_t *host_slots;
     uint64_t host_word;
+    /* The exception a host function threw (weft_caller_throw), taken by
+       the interpreter when the function returns WEFT_ERR_EXCEPTION. */
+    weft_exn *host_thrown;
 
     /* What the interpreter's call checks compare with (interp.c's
        `enter`): the operand slots [stack, commit_end) and the frame records
@@ -220,6 +223,15 @@ weft_status exec_lazy_code(weft_instance *inst, const cmp_func *stub, const cmp_
    back at the call (the stack is exhausted); any other failure is the
    compile's, with err filled. */
 weft_status exec_lazy_enter(weft_exec *e, weft_error *err);
+/* Exceptions (throw.c). The first handler of `fn` (running in `inst`)
+   that catches `x` thrown at code word `pc`, or NULL. */
+const cmp_handler *exec_handler_find(const cmp_func *fn, const weft_instance *inst, uint32_t pc,
+                                     const weft_exn *x);
+/* `x` left the outermost frame (last in `inst`): fills err
+   (WEFT_ERR_EXCEPTION, err->exception, "uncaught exception: tag ...")
+   and returns its status. */
+weft_status exec_uncaught(weft_exec *e, weft_exn *x, const weft_instance *inst, weft_error *err);
+
 /* Fills err with a trap and the backtrace of e's frames; `ip` is where the
    innermost frame stopped. */
 weft_status exec_trap(weft_exec *e, weft_trap trap, const char *message, const cmp_func *fn,

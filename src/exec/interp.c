@@ -202,6 +202,7 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
     char trap_buf[64];
     weft_status st;
     weft_func *callee;
+    weft_exn *thrown;
     uint64_t *nfp;
     const cmp_func *cf;
     weft_instance *cinst;
@@ -617,6 +618,26 @@ dispatch:
         ip = e->ip;                                                                  \
         fn = e->fn;                                                                  \
         NEXT();                                                                      \
+    }
+
+    /* ---- exceptions (Wasm 3.0 §4.4.8 throw, throw_ref; exec/throw.c) ---- */
+#define BODY_THROW(a_, b_)                                                           \
+    {                                                                                \
+        thrown = rt_exn_new(inst->store, inst->tags[ip[1]], fp + ip[2]);             \
+        if (BASE_UNLIKELY(!thrown)) {                                                \
+            st = base_fail(err, WEFT_ERR_NOMEM, "out of memory throwing an exception"); \
+            goto failed;                                                             \
+        }                                                                            \
+        goto do_throw;                                                               \
+    }
+#define BODY_THROW_REF(a_, b_)                                                       \
+    {                                                                                \
+        thrown = (weft_exn *)(uintptr_t)(a_);                                        \
+        if (!thrown) {                                                               \
+            trap_msg = "null exception reference";                                   \
+            TRAP(WEFT_TRAP_NULL_REF);                                                \
+        }                                                                            \
+        goto do_throw;                                                               \
     }
 
     /* ---- data movement ---- */
@@ -1063,6 +1084,14 @@ do_call: {
                 e->state = EXEC_PARKED;
                 return WEFT_SUSPENDED;
             }
+            if (st == WEFT_ERR_EXCEPTION && e->host_thrown) {
+                /* The host function threw (weft_caller_throw): unwind
+                   from the call instruction. */
+                thrown = e->host_thrown;
+                e->host_thrown = NULL;
+                ip -= 1;
+                goto do_throw;
+            }
             if (st != WEFT_ERR_TRAP) goto failed;
             trap = WEFT_TRAP_HOST;
             trap_msg = err ? err->message : "host function trapped";
@@ -1163,6 +1192,38 @@ finished:
     exec_fuel_return(e);
     e->state = EXEC_DONE;
     return WEFT_OK;
+
+do_throw: {
+    /* Unwinding (exec/throw.c): the handlers of this function around ip,
+       then of each caller around its call, innermost first. A catch
+       writes the payload and the exnref where its code expects them and
+       continues there; an exception no frame catches ends the call. */
+    uint32_t pc = (uint32_t)(ip - fn->code);
+    for (;;) {
+        const cmp_handler *h = fn->nhandlers ? exec_handler_find(fn, inst, pc, thrown) : NULL;
+        if (h) {
+            if (h->dst != CMP_NO_SLOT && thrown->nslots)
+                memcpy(fp + h->dst, thrown->slots, thrown->nslots * sizeof(uint64_t));
+            if (h->exn_slot != CMP_NO_SLOT) fp[h->exn_slot] = (uint64_t)(uintptr_t)thrown;
+            ip = fn->code + h->target;
+            NEXT();
+        }
+        if (frame == frames_base) break;
+        frame--;
+        ip = frame->ret_ip;
+        fp = frame->fp;
+        fn = frame->fn;
+        if (frame->inst != inst) {
+            inst = frame->inst;
+            LOAD_INST();
+        }
+        pc = (uint32_t)(ip - fn->code) - 1; /* inside the call */
+    }
+    exec_fuel_return(e);
+    SYNC_DEPTH();
+    e->state = EXEC_IDLE;
+    return exec_uncaught(e, thrown, inst, err);
+}
 
 do_trap:
     exec_fuel_return(e);

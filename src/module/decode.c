@@ -33,6 +33,7 @@ const char *weft_valtype_name(weft_valtype t) {
     case WEFT_V128: return "v128";
     case WEFT_FUNCREF: return "funcref";
     case WEFT_EXTERNREF: return "externref";
+    case WEFT_EXNREF: return "exnref";
     }
     return "unknown type";
 }
@@ -185,12 +186,15 @@ static weft_status rd_s7(dec *d, uint8_t *out) {
     return WEFT_OK;
 }
 
+/* Exception handling (WEFT_FEATURE_EXCEPTIONS): exnref, tags. */
+static bool dec_eh_on(const dec *d) { return base_feature_on(d->m->engine, WEFT_FEATURE_EXCEPTIONS); }
+
 /* §5.3.3 reference types. */
 static weft_status rd_reftype(dec *d, weft_valtype *t) {
     uint32_t at = dec_off(d);
     uint8_t b;
     TRY_OR_RETURN(rd_s7(d, &b));
-    if (b != WEFT_FUNCREF && b != WEFT_EXTERNREF)
+    if (b != WEFT_FUNCREF && b != WEFT_EXTERNREF && !(b == WEFT_EXNREF && dec_eh_on(d)))
         return dec_malformed(d, at, "malformed reference type 0x%02x", b);
     *t = b;
     return WEFT_OK;
@@ -206,6 +210,10 @@ static weft_status rd_valtype(dec *d, weft_valtype *t) {
     switch (b) {
     case WEFT_I32: case WEFT_I64: case WEFT_F32: case WEFT_F64: case WEFT_V128:
     case WEFT_FUNCREF: case WEFT_EXTERNREF:
+        *t = b;
+        return WEFT_OK;
+    case WEFT_EXNREF:
+        if (!dec_eh_on(d)) break;
         *t = b;
         return WEFT_OK;
     }
@@ -308,7 +316,7 @@ static weft_status skip_blocktype(dec *d) {
     if (d->r.p < d->r.end) {
         uint8_t b = *d->r.p;
         if (b == 0x40 || b == WEFT_I32 || b == WEFT_I64 || b == WEFT_F32 || b == WEFT_F64 ||
-            b == WEFT_V128 || b == WEFT_FUNCREF || b == WEFT_EXTERNREF) {
+            b == WEFT_V128 || b == WEFT_FUNCREF || b == WEFT_EXTERNREF || b == WEFT_EXNREF) {
             d->r.p++;
             return WEFT_OK;
         }
@@ -355,6 +363,26 @@ static weft_status skip_instr(dec *d, uint32_t at, uint8_t op, unsigned *depth) 
         return skip_blocktype(d);
     case 0x0C: case 0x0D: case 0x10: case 0x20: case 0x21: case 0x22: case 0x24:
     case 0x25: case 0x26:
+        return skip_u32s(d, 1);
+    /* Exception handling: try, catch x, throw x, rethrow l, throw_ref,
+       delegate l (which ends its try), catch_all, try_table. */
+    case 0x06: case 0x07: case 0x08: case 0x09: case 0x0A: case 0x18: case 0x19: case 0x1F:
+        if (!dec_eh_on(d)) break;
+        if (op == 0x0A || op == 0x19) return WEFT_OK;
+        if (op == 0x06 || op == 0x1F) {
+            (*depth)++;
+            TRY_OR_RETURN(skip_blocktype(d));
+            if (op == 0x06) return WEFT_OK;
+            TRY_OR_RETURN(rd_len(d, &n));
+            for (uint32_t i = 0; i < n; i++) {
+                uint8_t k;
+                TRY_OR_RETURN(rd_u8(d, &k));
+                if (k > 3) return dec_malformed(d, at, "malformed catch clause");
+                TRY_OR_RETURN(skip_u32s(d, k < 2 ? 2 : 1));
+            }
+            return WEFT_OK;
+        }
+        if (op == 0x18 && *depth > 0) (*depth)--;
         return skip_u32s(d, 1);
     case 0x0E:
         TRY_OR_RETURN(rd_len(d, &n));
@@ -609,6 +637,21 @@ static weft_status dec_types(dec *d) {
     return WEFT_OK;
 }
 
+/* A tag type (Wasm 3.0 §5.3.13 tagtype: 0x00 typeidx), validated by
+   §3.2.8: the type exists and has no results. Invalid types are reported
+   after decoding, like every module-level validation error. */
+static weft_status rd_tagtype(dec *d, uint32_t *type_index) {
+    uint32_t at = dec_off(d);
+    uint8_t attr;
+    TRY_OR_RETURN(rd_u8(d, &attr));
+    if (attr != 0) return dec_malformed(d, at, "malformed tag attribute 0x%02x", attr);
+    at = dec_off(d);
+    TRY_OR_RETURN(rd_u32(d, type_index));
+    if (*type_index >= d->m->ntypes) dec_invalid(d, at, "unknown type %u", *type_index);
+    else if (d->m->types[*type_index].nresults) dec_invalid(d, at, "non-empty tag result type");
+    return WEFT_OK;
+}
+
 /* §5.5.5 importdesc: what one import is (kind and type), into `im`. */
 static weft_status rd_importdesc(dec *d, mod_import *im) {
     mod_module *m = d->m;
@@ -624,6 +667,10 @@ static weft_status rd_importdesc(dec *d, mod_import *im) {
     case WEFT_EXTERN_TABLE: TRY_OR_RETURN(rd_tabletype(d, &im->table)); break;
     case WEFT_EXTERN_MEMORY: TRY_OR_RETURN(rd_memtype(d, &im->memory)); break;
     case WEFT_EXTERN_GLOBAL: TRY_OR_RETURN(rd_globaltype(d, &im->global)); break;
+    case WEFT_EXTERN_TAG:
+        if (!dec_eh_on(d)) return dec_malformed(d, at, "malformed import kind 0x%02x", kind);
+        TRY_OR_RETURN(rd_tagtype(d, &im->type_index));
+        break;
     default: return dec_malformed(d, at, "malformed import kind 0x%02x", kind);
     }
     im->kind = (weft_extern_kind)kind;
@@ -680,6 +727,19 @@ static weft_status rd_import_group(dec *d, uint8_t form, const char *module, uin
     return WEFT_OK;
 }
 
+/* Wasm 3.0 §5.5.10 tag section (id 13, between memory and global). */
+static weft_status dec_tags(dec *d) {
+    mod_module *m = d->m;
+    uint32_t n;
+    TRY_OR_RETURN(rd_len(d, &n));
+    if (!grow_array((void **)&m->tag_types, m->ntags, n, sizeof *m->tag_types)) return dec_nomem(d);
+    for (uint32_t i = 0; i < n; i++) {
+        TRY_OR_RETURN(rd_tagtype(d, &m->tag_types[m->ntags]));
+        m->ntags++;
+    }
+    return WEFT_OK;
+}
+
 /* §5.5.5 import section. Also starts the index spaces (§2.5.1). */
 static weft_status dec_imports(dec *d) {
     mod_module *m = d->m;
@@ -688,7 +748,7 @@ static weft_status dec_imports(dec *d) {
     m->imports = base_calloc(n, sizeof *m->imports);
     if (!m->imports) return dec_nomem(d);
     m->nimports = n;
-    uint32_t count[4] = {0};
+    uint32_t count[5] = {0};
     for (uint32_t i = 0; i < n;) {
         mod_import *im = &m->imports[i];
         TRY_OR_RETURN(rd_name_dup(d, &im->module, &im->module_len));
@@ -712,7 +772,8 @@ static weft_status dec_imports(dec *d) {
     if (!(m->func_types = base_calloc(count[0], sizeof *m->func_types)) ||
         !(m->tables = base_calloc(count[1], sizeof *m->tables)) ||
         !(m->mems = base_calloc(count[2], sizeof *m->mems)) ||
-        !(m->global_types = base_calloc(count[3], sizeof *m->global_types)))
+        !(m->global_types = base_calloc(count[3], sizeof *m->global_types)) ||
+        !(m->tag_types = base_calloc(count[4], sizeof *m->tag_types)))
         return dec_nomem(d);
     for (uint32_t i = 0; i < n; i++) {
         const mod_import *im = &m->imports[i];
@@ -721,8 +782,10 @@ static weft_status dec_imports(dec *d) {
         case WEFT_EXTERN_TABLE: m->tables[m->ntables++] = im->table; break;
         case WEFT_EXTERN_MEMORY: m->mems[m->nmems++] = im->memory; break;
         case WEFT_EXTERN_GLOBAL: m->global_types[m->nglobals++] = im->global; break;
+        case WEFT_EXTERN_TAG: m->tag_types[m->ntags++] = im->type_index; break;
         }
     }
+    m->ntag_imports = m->ntags;
     m->nfunc_imports = m->nfuncs;
     m->ntable_imports = m->ntables;
     m->nmem_imports = m->nmems;
@@ -855,15 +918,15 @@ static weft_status dec_exports(dec *d) {
         uint32_t at = dec_off(d);
         uint8_t kind;
         if ((rc = rd_u8(d, &kind))) goto out;
-        if (kind > WEFT_EXTERN_GLOBAL) {
+        if (kind > WEFT_EXTERN_TAG || (kind == WEFT_EXTERN_TAG && !dec_eh_on(d))) {
             rc = dec_malformed(d, at, "malformed export kind 0x%02x", kind);
             goto out;
         }
         x->kind = (weft_extern_kind)kind;
         at = dec_off(d);
         if ((rc = rd_u32(d, &x->index))) goto out;
-        static const char *const what[] = {"function", "table", "memory", "global"};
-        const uint32_t limit[] = {m->nfuncs, m->ntables, m->nmems, m->nglobals};
+        static const char *const what[] = {"function", "table", "memory", "global", "tag"};
+        const uint32_t limit[] = {m->nfuncs, m->ntables, m->nmems, m->nglobals, m->ntags};
         if (x->index >= limit[kind]) dec_invalid(d, at, "unknown %s %u", what[kind], x->index);
     }
     rc = check_export_names(d, offsets);
@@ -1136,10 +1199,10 @@ ignore:
  * The module (§5.5.16)
  * ------------------------------------------------------------------------ */
 
-/* Position of each known section id in the required order (§5.5.16):
-   type, import, function, table, memory, global, export, start, element,
-   data count, code, data. */
-static const uint8_t section_rank[13] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 10};
+/* Position of each known section id in the required order (Wasm 3.0
+   §5.5.16): type, import, function, table, memory, tag, global, export,
+   start, element, data count, code, data. */
+static const uint8_t section_rank[14] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 12, 13, 11, 6};
 
 static weft_status dec_section(dec *d, uint8_t id, size_t send) {
     switch (id) {
@@ -1155,6 +1218,7 @@ static weft_status dec_section(dec *d, uint8_t id, size_t send) {
     case 9: return dec_elems(d);
     case 10: return dec_code(d);
     case 11: return dec_datas(d);
+    case 13: return dec_tags(d);
     case 12: /* §5.5.15 data count */
         d->m->has_data_count = true;
         return rd_u32(d, &d->m->data_count);
@@ -1200,7 +1264,7 @@ weft_status mod_decode(mod_module *m, weft_error *err) {
     while (d.r.p < d.r.end) {
         uint32_t at = dec_off(&d), size;
         uint8_t id = *d.r.p++;
-        if (id > 12) return dec_malformed(&d, at, "malformed section id %u", id);
+        if (id > 13 || (id == 13 && !dec_eh_on(&d))) return dec_malformed(&d, at, "malformed section id %u", id);
         if (id != 0) {
             if (section_rank[id] <= last_rank)
                 return dec_malformed(&d, at, "unexpected content after last section "
@@ -1246,6 +1310,7 @@ void mod_free_contents(mod_module *m) {
     free(m->tables);
     free(m->mems);
     free(m->global_types);
+    free(m->tag_types);
     free(m->globals);
     for (uint32_t i = 0; i < m->nexports; i++) free(m->exports[i].name);
     free(m->exports);
@@ -1266,6 +1331,7 @@ void mod_free_contents(mod_module *m) {
     m->tables = NULL;
     m->mems = NULL;
     m->global_types = NULL;
+    m->tag_types = NULL;
     m->globals = NULL;
     m->exports = NULL;
     m->elems = NULL;
@@ -1278,6 +1344,7 @@ void mod_free_contents(mod_module *m) {
     m->ntypes = m->nimports = m->nexports = m->nelems = m->ndatas = 0;
     m->nfuncs = m->nfunc_imports = m->ntables = m->ntable_imports = 0;
     m->nmems = m->nmem_imports = m->nglobals = m->nglobal_imports = 0;
+    m->ntags = m->ntag_imports = 0;
 }
 
 bool mod_functype_equal(const mod_functype *a, const mod_functype *b) {

@@ -60,7 +60,7 @@ typedef struct mod_import {
     char *name;
     uint32_t module_len, name_len;
     weft_extern_kind kind;
-    uint32_t type_index;       /* WEFT_EXTERN_FUNC: index into types */
+    uint32_t type_index;       /* WEFT_EXTERN_FUNC, WEFT_EXTERN_TAG: index into types */
     mod_tabletype table;       /* WEFT_EXTERN_TABLE */
     weft_limits memory;        /* WEFT_EXTERN_MEMORY, in pages */
     mod_globaltype global;     /* WEFT_EXTERN_GLOBAL */
@@ -147,6 +147,12 @@ struct weft_module {
     mod_globaltype *global_types; /* all globals, imported first */
     mod_global *globals;          /* own globals: globals[i - nglobal_imports] */
 
+    /* Tags (exception handling, Wasm 3.0 §2.5.10): the type index of
+       every tag, imported first; each names a function type with no
+       results, whose params are the exception's payload. */
+    uint32_t ntags, ntag_imports;
+    uint32_t *tag_types;
+
     uint32_t nexports;
     mod_export *exports;
 
@@ -191,6 +197,11 @@ typedef struct weft_module mod_module;
 /* The function type of function `index` (imported or own). */
 static inline const mod_functype *mod_func_type(const mod_module *m, uint32_t index) {
     return &m->types[m->func_types[index]];
+}
+
+/* The type of tag `index` (imported or own). */
+static inline const mod_functype *mod_tag_type(const mod_module *m, uint32_t index) {
+    return &m->types[m->tag_types[index]];
 }
 
 /* Decodes `bytes` into `m` (zeroed by the caller; m->bytes/len already set to

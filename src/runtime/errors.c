@@ -10,6 +10,7 @@ const char *weft_status_name(weft_status status) {
     case WEFT_ERR_LINK: return "link error";
     case WEFT_ERR_TRAP: return "trap";
     case WEFT_ERR_EXIT: return "exit";
+    case WEFT_ERR_EXCEPTION: return "uncaught exception";
     case WEFT_ERR_NOMEM: return "out of memory";
     case WEFT_ERR_LIMIT: return "limit exceeded";
     case WEFT_ERR_MISUSE: return "misuse";

@@ -10,6 +10,7 @@ uint64_t rt_val_to_bits(weft_val v) {
     case WEFT_F64: return v.of.f64_bits;
     case WEFT_FUNCREF: return (uint64_t)(uintptr_t)v.of.func;
     case WEFT_EXTERNREF: return (uint64_t)(uintptr_t)v.of.externref;
+    case WEFT_EXNREF: return (uint64_t)(uintptr_t)v.of.exnref;
     }
     return v.of.bits;
 }
@@ -25,6 +26,7 @@ weft_val rt_val_from_bits(weft_valtype type, uint64_t bits) {
     case WEFT_F64: v.of.f64_bits = bits; break;
     case WEFT_FUNCREF: v.of.func = (weft_func *)(uintptr_t)bits; break;
     case WEFT_EXTERNREF: v.of.externref = (void *)(uintptr_t)bits; break;
+    case WEFT_EXNREF: v.of.exnref = (weft_exn *)(uintptr_t)bits; break;
     default: v.of.bits = bits; break;
     }
     return v;
@@ -60,6 +62,8 @@ static bool rt_global_val_ok(const weft_store *store, weft_val v) {
         return true;
     case WEFT_FUNCREF:
         return !v.of.func || v.of.func->store == store;
+    case WEFT_EXNREF:
+        return true; /* exceptions carry no store of their own to compare */
     }
     return false;
 }

@@ -119,6 +119,7 @@ weft_store *rt_extern_store(const weft_extern *ext) {
     case WEFT_EXTERN_TABLE: return ext->of.table ? ext->of.table->store : NULL;
     case WEFT_EXTERN_MEMORY: return ext->of.memory ? ext->of.memory->store : NULL;
     case WEFT_EXTERN_GLOBAL: return ext->of.global ? ext->of.global->store : NULL;
+    case WEFT_EXTERN_TAG: return ext->of.tag ? ext->of.tag->store : NULL;
     }
     return NULL;
 }
@@ -189,6 +190,11 @@ static void rt_put_import_type(rt_buf *b, const mod_module *m, const mod_import 
         rt_put(b, "%s)", imp->memory.shared ? " shared" : "");
         break;
     case WEFT_EXTERN_GLOBAL: rt_put_globaltype(b, imp->global.type, imp->global.mut); break;
+    case WEFT_EXTERN_TAG:
+        rt_put(b, "(tag ");
+        rt_put_functype(b, &m->types[imp->type_index]);
+        rt_put(b, ")");
+        break;
     }
 }
 
@@ -211,6 +217,11 @@ static void rt_put_extern_type(rt_buf *b, const weft_extern *ext) {
     case WEFT_EXTERN_GLOBAL:
         rt_put_globaltype(b, ext->of.global->type, ext->of.global->mut);
         break;
+    case WEFT_EXTERN_TAG:
+        rt_put(b, "(tag ");
+        rt_put_functype(b, ext->of.tag->type);
+        rt_put(b, ")");
+        break;
     }
 }
 
@@ -231,6 +242,8 @@ static bool rt_import_matches(const mod_module *m, const mod_import *imp, const 
     }
     case WEFT_EXTERN_GLOBAL:
         return ext->of.global->type == imp->global.type && ext->of.global->mut == imp->global.mut;
+    case WEFT_EXTERN_TAG: /* Wasm 3.0 §4.5.3 tags: the types are equal */
+        return mod_functype_equal(&m->types[imp->type_index], ext->of.tag->type);
     }
     return false;
 }
@@ -308,7 +321,7 @@ static weft_status rt_instance_alloc(weft_store *store, mod_module *m,
 
     /* The instance and all its arrays in one zeroed allocation: one call to
        the allocator per instance instead of ten, and one free. */
-    size_t size = 0, at[9];
+    size_t size = 0, at[11];
 #define RT_CARVE(i, n, elem) (size = (size + 15) & ~(size_t)15, at[i] = size, size += (size_t)(n) * (elem))
     RT_CARVE(0, 1, sizeof(weft_instance));
     RT_CARVE(1, m->nfuncs, sizeof(weft_func *));
@@ -319,6 +332,8 @@ static weft_status rt_instance_alloc(weft_store *store, mod_module *m,
     RT_CARVE(6, nown_globals, sizeof(weft_global));
     RT_CARVE(7, m->nelems, sizeof(void **) + sizeof(uint32_t));
     RT_CARVE(8, m->ndatas, sizeof(uint32_t));
+    RT_CARVE(9, m->ntags, sizeof(weft_tag *));
+    RT_CARVE(10, m->ntags - m->ntag_imports, sizeof(weft_tag));
 #undef RT_CARVE
     char *block = calloc(1, size);
     if (!block) return base_fail(err, WEFT_ERR_NOMEM, "out of memory allocating an instance");
@@ -332,11 +347,13 @@ static weft_status rt_instance_alloc(weft_store *store, mod_module *m,
     inst->elem_refs = (void ***)(block + at[7]);
     inst->elem_len = (uint32_t *)(block + at[7] + m->nelems * sizeof(void **));
     inst->data_len = (uint32_t *)(block + at[8]);
+    inst->tags = (weft_tag **)(block + at[9]);
+    inst->own_tags = (weft_tag *)(block + at[10]);
     inst->module = weft_module_retain(m);
     inst->store = store;
 
     /* Imports fill the front of each index space (§2.5.1), in import order. */
-    uint32_t nf = 0, nt = 0, nm = 0, ng = 0;
+    uint32_t nf = 0, nt = 0, nm = 0, ng = 0, ntag = 0;
     for (uint32_t i = 0; i < m->nimports; i++) {
         const weft_extern *ext = &imports[i];
         switch (ext->kind) {
@@ -344,7 +361,16 @@ static weft_status rt_instance_alloc(weft_store *store, mod_module *m,
         case WEFT_EXTERN_TABLE: inst->tables[nt++] = ext->of.table; break;
         case WEFT_EXTERN_MEMORY: inst->mems[nm++] = ext->of.memory; break;
         case WEFT_EXTERN_GLOBAL: inst->globals[ng++] = ext->of.global; break;
+        case WEFT_EXTERN_TAG: inst->tags[ntag++] = ext->of.tag; break;
         }
+    }
+    /* Own tags (Wasm 3.0 §4.5.3.x alloctag): a fresh identity each, part
+       of the instance's allocation. */
+    for (uint32_t i = m->ntag_imports; i < m->ntags; i++) {
+        weft_tag *t = &inst->own_tags[i - m->ntag_imports];
+        t->type = mod_tag_type(m, i);
+        t->store = store;
+        inst->tags[i] = t;
     }
 
     for (uint32_t i = 0; i < nown_funcs; i++) {
@@ -526,6 +552,7 @@ weft_status rt_instance_export_n(weft_instance *inst, const char *name, size_t l
         case WEFT_EXTERN_TABLE: out->of.table = inst->tables[x->index]; break;
         case WEFT_EXTERN_MEMORY: out->of.memory = inst->mems[x->index]; break;
         case WEFT_EXTERN_GLOBAL: out->of.global = inst->globals[x->index]; break;
+        case WEFT_EXTERN_TAG: out->of.tag = inst->tags[x->index]; break;
         }
         return WEFT_OK;
     }

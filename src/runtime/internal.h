@@ -42,6 +42,9 @@ weft_status rt_table_alloc(weft_valtype elem, weft_limits limits, void *init, rt
 void rt_table_destroy(weft_table *t);
 void rt_func_destroy(weft_func *f);
 void rt_global_destroy(weft_global *g);
+void rt_tag_destroy(weft_tag *tag);
+/* Frees every exception made in `store` (tag.c). */
+void rt_store_free_exns(weft_store *store);
 /* Frees the instance's own arrays and drops its module reference. Tables and
    memories it defined belong to the store and are not touched. */
 void rt_instance_destroy(weft_instance *inst);

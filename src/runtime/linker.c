@@ -111,6 +111,7 @@ weft_status weft_linker_define_instance(weft_linker *linker, const char *module,
         case WEFT_EXTERN_TABLE: ext.of.table = inst->tables[x->index]; break;
         case WEFT_EXTERN_MEMORY: ext.of.memory = inst->mems[x->index]; break;
         case WEFT_EXTERN_GLOBAL: ext.of.global = inst->globals[x->index]; break;
+        case WEFT_EXTERN_TAG: ext.of.tag = inst->tags[x->index]; break;
         }
         weft_status st = rt_linker_define(linker, module, module_len, x->name, x->name_len, ext);
         if (st != WEFT_OK) return st;

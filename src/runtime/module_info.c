@@ -42,6 +42,7 @@ weft_status weft_module_import(const weft_module *module, uint32_t index,
             type->global_type = imp->global.type;
             type->global_mutable = imp->global.mut;
             break;
+        case WEFT_EXTERN_TAG: type->func = rt_public_functype(&module->types[imp->type_index]); break;
         }
     }
     return WEFT_OK;
@@ -71,6 +72,7 @@ weft_status weft_module_export(const weft_module *module, uint32_t index,
             type->global_type = module->global_types[x->index].type;
             type->global_mutable = module->global_types[x->index].mut;
             break;
+        case WEFT_EXTERN_TAG: type->func = rt_public_functype(mod_tag_type(module, x->index)); break;
         }
     }
     return WEFT_OK;

@@ -67,6 +67,11 @@ struct weft_store {
     /* The memory budget its memories, tables and executions draw from, or
        NULL (a process's: src/threads). */
     rt_budget *budget;
+    /* Host-made tags (weft_tag_new), under lock. */
+    BASE_VEC(weft_tag *) tags;
+    /* Every exception object made in the store (rt_exn_new), a list
+       pushed without a lock, freed with the store (tag.c). */
+    _Atomic(weft_exn *) exns;
 };
 
 struct weft_func {
@@ -110,6 +115,33 @@ struct weft_table {
     rt_budget *budget;            /* its elements are charged to it, or NULL */
 };
 
+/* A tag (exception handling, Wasm 3.0 §4.2.10 tag instances): its
+   identity is its address; `type` has no results, its params are an
+   exception's payload. */
+struct weft_tag {
+    const mod_functype *type;     /* the module's, or &own_type */
+    weft_store *store;
+    mod_functype own_type;        /* host-made tag: owned copy of its type */
+};
+
+/* An exception (Wasm 3.0 §4.2.11 exception instances): a tag and its
+   payload in slot form (rt_val_put: one slot a value, two a v128). An
+   exnref is its address; null is 0. Owned by the store it was thrown in
+   and freed with it (tag.c says why: no GC yet). Never changes once
+   made, so any thread may read it. */
+struct weft_exn {
+    weft_tag *tag;
+    weft_exn *next;               /* the store's list */
+    uint32_t nslots;
+    uint64_t slots[];
+};
+
+/* A new exception of `tag` with payload `slots` (tag->type's params in
+   slot form), registered in `store`; NULL when out of memory. */
+weft_exn *rt_exn_new(weft_store *store, weft_tag *tag, const uint64_t *slots);
+/* Slots a tag's payload takes. */
+uint32_t rt_tag_slots(const weft_tag *tag);
+
 struct weft_global {
     weft_valtype type;
     bool mut;
@@ -127,6 +159,8 @@ struct weft_instance {
     weft_memory **mems;           /* module->nmems */
     weft_global **globals;        /* module->nglobals */
     weft_global *own_globals;     /* the own globals' objects */
+    weft_tag **tags;              /* module->ntags: imports then own */
+    weft_tag *own_tags;           /* the own tags' objects */
     weft_memory *mem0;            /* mems[0] or NULL, for the interpreter */
     /* Element segment instances (§4.2.12): evaluated references; a dropped
        segment has length 0. */

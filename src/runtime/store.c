@@ -62,7 +62,10 @@ void weft_store_free(weft_store *store) {
     for (size_t i = 0; i < store->tables.len; i++) rt_table_destroy(store->tables.data[i]);
     for (size_t i = 0; i < store->memories.len; i++) rt_memory_destroy(store->memories.data[i]);
     for (size_t i = 0; i < store->globals.len; i++) rt_global_destroy(store->globals.data[i]);
+    for (size_t i = 0; i < store->tags.len; i++) rt_tag_destroy(store->tags.data[i]);
+    rt_store_free_exns(store);
     BASE_VEC_FREE(store->instances);
+    BASE_VEC_FREE(store->tags);
     BASE_VEC_FREE(store->funcs);
     BASE_VEC_FREE(store->tables);
     BASE_VEC_FREE(store->memories);

@@ -85,7 +85,9 @@ static void thr_thread_finish(thr_thread *t, weft_status st) {
         thr_end_locked(p, WEFT_PROCESS_EXIT, t->err.exit_code, t->tid, NULL);
     } else if (st == WEFT_ERR_TRAP && t->err.trap == WEFT_TRAP_STOPPED && ending) {
         /* stopped because the process ends: not an outcome of its own */
-    } else if (st == WEFT_ERR_TRAP) {
+    } else if (st == WEFT_ERR_TRAP || st == WEFT_ERR_EXCEPTION) {
+        /* An uncaught exception ends the process as a trap does; the
+           error keeps WEFT_ERR_EXCEPTION and the tag in its message. */
         thr_end_locked(p, WEFT_PROCESS_TRAP, 0, t->tid, &t->err);
     } else {
         thr_end_locked(p, WEFT_PROCESS_FAILED, 0, t->tid, &t->err);

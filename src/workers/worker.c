@@ -178,8 +178,10 @@ static void wk_ended(sched_group *g, sched_agent *a, weft_status st, const weft_
     if (st == WEFT_OK && w->entry_i32) weft_exec_results(w->exec, &v, 1);
     weft_error *failure = NULL;
     bool stopped = st == WEFT_ERR_TRAP && err->trap == WEFT_TRAP_STOPPED;
-    if (st != WEFT_OK && st != WEFT_ERR_EXIT && !stopped && (failure = malloc(sizeof *failure)))
+    if (st != WEFT_OK && st != WEFT_ERR_EXIT && !stopped && (failure = malloc(sizeof *failure))) {
         *failure = *err;
+        failure->exception = NULL; /* owned by the worker's store, which goes now */
+    }
 
     sched_agent_free(a);
     wk_release_resources(w);

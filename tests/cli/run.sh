@@ -162,7 +162,10 @@ c extconst-y 0 42 "" -- run -W extended-const=y --invoke get "$M/extconst.wasm"
 c extconst-off 2 "" "1:invalid module: unknown global 0" -- \
     run -W extended-const=n --invoke get "$M/extconst.wasm"
 c validate-extconst 0 valid "" -- validate "$M/extconst.wasm"
-for key in tail-call exceptions function-references; do
+c feature-exceptions=n 0 42 "" -- run -W exceptions=n --invoke get "$M/extconst.wasm"
+c feature-exceptions=y 0 42 "" -- run -W exceptions=y --invoke get "$M/extconst.wasm"
+c feature-exceptions 0 42 "" -- run -W exceptions --invoke get "$M/extconst.wasm"
+for key in tail-call function-references; do
     c "feature-$key=n" 0 42 "" -- run -W "$key=n" --invoke get "$M/extconst.wasm"
     c "feature-$key=y" 2 "" "1:^error: '-W $key=y' is not supported: weft does not implement .* yet; '-W $key=n' is accepted$" -- \
         run -W "$key=y" --invoke get "$M/extconst.wasm"
@@ -208,6 +211,14 @@ c invoke-too-few 2 "" "1:^error: 'add' takes 2 arguments, 1 given" -- run --invo
 c invoke-bad-value 2 "" "1:^error: argument 2 of 'add': 'x' is not a valid i32" -- run --invoke add "$M/calc.wasm" 2 x
 c invoke-i32-out-of-range 2 "" "1:not a valid i32" -- run --invoke add "$M/calc.wasm" 4294967296 0
 c invoke-trap 134 "" "^error: trap: integer divide by zero$" -- run --invoke crash "$M/calc.wasm" 0
+# Exceptions (Wasm 3.0, the legacy form C++ toolchains emit): caught by
+# tag through three frames, a cleanup that rethrows, then an uncaught one
+# ends the run like a trap, naming its tag.
+c exceptions-uncaught 134 "caught int_error 42 through three frames
+cleanup, rethrow
+caught the rethrown int_error
+throwing str_error, nobody catches it" '1:^error: uncaught exception: tag \$str_error$' -- run "$M/exceptions.wasm"
+c exceptions-off 2 "" "malformed module: malformed section id 13" -- run -W exceptions=n "$M/exceptions.wasm"
 c invoke-stack-exhausted 134 "" "^error: trap: call stack exhausted$" -- run --invoke recurse "$M/calc.wasm" 0
 c invoke-small-stack 134 "" "^error: trap: call stack exhausted$" -- run --max-stack 64K --invoke recurse "$M/calc.wasm" 0
 c max-memory-unlimited 0 1 "" -- run --invoke grow "$M/calc.wasm" 10

@@ -69,6 +69,7 @@ static const char *status_str(weft_status st)
     case WEFT_ERR_LINK: return "link error";
     case WEFT_ERR_TRAP: return "trap";
     case WEFT_ERR_EXIT: return "exit";
+    case WEFT_ERR_EXCEPTION: return "uncaught exception";
     case WEFT_ERR_NOMEM: return "out of memory";
     case WEFT_ERR_LIMIT: return "limit";
     case WEFT_ERR_MISUSE: return "misuse";
@@ -514,6 +515,26 @@ static void cmd_assert_trap(script *s, const json_value *cmd, unsigned long line
     free(out.results);
 }
 
+/* assert_exception on an action (exception handling): the call must end
+   with an exception no frame caught, WEFT_ERR_EXCEPTION with the
+   exception in err.exception (the script names no tag). */
+static void cmd_assert_exception(script *s, const json_value *cmd, unsigned long line)
+{
+    action_out out;
+    if (run_action(s, cmd, line, "assert_exception", &out) != ACTION_RAN)
+        return;
+    if (out.status == WEFT_ERR_EXCEPTION && out.err.exception) {
+        pass(s);
+    } else {
+        char buf[1024];
+        spec_buf b;
+        spec_buf_init(&b, buf, sizeof buf);
+        format_outcome(&b, &out);
+        fail(s, line, "assert_exception", "%s: expected an uncaught exception, got %s", out.desc, buf);
+    }
+    free(out.results);
+}
+
 /* module: load and instantiate; it becomes the current module, and is
    known by its "name" if it has one. A failure here is a failure, and the
    commands that use the module fail too. */
@@ -701,7 +722,9 @@ static void run_command(script *s, const json_value *cmd, size_t index)
             cmd_assert_trap(s, cmd, line, type, false);
         else /* a module that traps while instantiating */
             cmd_assert_module(s, cmd, line, "assert_uninstantiable");
-    } else if (strcmp(type, "assert_exhaustion") == 0)
+    } else if (strcmp(type, "assert_exception") == 0)
+        cmd_assert_exception(s, cmd, line);
+    else if (strcmp(type, "assert_exhaustion") == 0)
         cmd_assert_trap(s, cmd, line, type, true);
     else if (strcmp(type, "assert_invalid") == 0 ||
              strcmp(type, "assert_malformed") == 0 ||

@@ -65,7 +65,7 @@ static const struct {
 } spec_types[] = {
     {"i32", WEFT_I32},   {"i64", WEFT_I64},         {"f32", WEFT_F32},
     {"f64", WEFT_F64},   {"v128", WEFT_V128},       {"funcref", WEFT_FUNCREF},
-    {"externref", WEFT_EXTERNREF},
+    {"externref", WEFT_EXTERNREF}, {"exnref", WEFT_EXNREF},
 };
 
 const char *spec_type_name(weft_valtype t)
@@ -158,6 +158,13 @@ static spec_parse_result parse_scalar(weft_valtype t, const char *s, weft_val *o
             goto bad;
         out->of.externref = spec_externref(n);
         return SPEC_VALUE_OK;
+    case WEFT_EXNREF:
+        if (s && strcmp(s, "null") == 0) {
+            out->of.exnref = NULL;
+            return SPEC_VALUE_OK;
+        }
+        spec_buf_printf(err, "an exnref argument other than null cannot be made");
+        return SPEC_VALUE_BAD;
     default:
         break;
     }
@@ -294,7 +301,9 @@ bool spec_expect_match(const spec_expect *e, const weft_val *got)
     case SPEC_EXPECT_TYPE:
         return true;
     case SPEC_EXPECT_NONNULL_REF:
-        return t == WEFT_FUNCREF ? got->of.func != NULL : got->of.externref != NULL;
+        return t == WEFT_FUNCREF ? got->of.func != NULL
+               : t == WEFT_EXNREF ? got->of.exnref != NULL
+                                  : got->of.externref != NULL;
     case SPEC_EXPECT_NAN_CANONICAL:
         if (t == WEFT_F32)
             return (got->of.f32_bits & F32_ABS) == F32_EXP_QUIET;
@@ -313,6 +322,7 @@ bool spec_expect_match(const spec_expect *e, const weft_val *got)
     case WEFT_F64: return got->of.f64_bits == e->val.of.f64_bits;
     case WEFT_FUNCREF: return got->of.func == e->val.of.func;
     case WEFT_EXTERNREF: return got->of.externref == e->val.of.externref;
+    case WEFT_EXNREF: return got->of.exnref == e->val.of.exnref;
     case WEFT_V128: break;
     default: return false;
     }
@@ -386,6 +396,9 @@ void spec_format_val(spec_buf *b, const weft_val *v)
         else
             spec_buf_printf(b, "externref:%llu",
                             (unsigned long long)((uintptr_t)v->of.externref - 1));
+        break;
+    case WEFT_EXNREF:
+        spec_buf_printf(b, "exnref:%s", v->of.exnref ? "non-null" : "null");
         break;
     case WEFT_V128:
         format_v128(b, v->of.v128, 32, NULL);

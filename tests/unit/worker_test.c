@@ -614,6 +614,13 @@ static void trap_and_others_go_on(void) {
           "trap end %d trap %d", end.state, end.error.trap);
     CHECK(strstr(end.error.message, "unreachable") && end.error.frame_count >= 1, "backtrace: %s",
           end.error.message);
+    /* An uncaught exception ends a worker FAILED too, naming its tag. */
+    weft_worker *thrower = spawn("throw");
+    end = join(thrower);
+    CHECK(end.state == WEFT_WORKER_FAILED && end.error.status == WEFT_ERR_EXCEPTION &&
+              strcmp(end.error.message, "uncaught exception: tag $oops") == 0,
+          "throw end %d status %d: %s", end.state, (int)end.error.status, end.error.message);
+    weft_worker_free(thrower);
     weft_error err;
     uint8_t *data;
     size_t len;

@@ -50,6 +50,11 @@
   (func (export "trap")
     (unreachable))
 
+  ;; Throws an exception nobody catches (the worker ends FAILED).
+  (tag $oops (export "oops") (param i32))
+  (func (export "throw")
+    (throw $oops (i32.const 3)))
+
   ;; Its input, as its result; returns 42.
   (func (export "result") (result i32)
     (local $n i32)
