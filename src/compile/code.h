@@ -40,6 +40,9 @@ typedef struct cmp_func {
        offset), sorted by code index; one per operation. */
     uint32_t *pcmap;
     uint32_t npcmap;
+    /* The compiler tier's machine code (src/jit/jit.h), NULL when the
+       function runs interpreted; set before the function is published. */
+    const struct jit_func *jit;
 } cmp_func;
 
 /* Validates (§3.3) every function body of `m` and fills m->code: with

@@ -20,6 +20,7 @@
  */
 #include "exec.h"
 #include "simd.h"
+#include "../jit/jit.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -177,6 +178,19 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
 #else
 #define NEXT() NEXT_DISPATCH()
 #endif
+/* The compiler tier (docs/jit.md): where the interpreter arrives at an
+   operation of a function that has machine code (entering it, returning
+   to it, after a host call or the attention word), the machine code runs
+   from there in the same frame, until it hands an operation back. */
+#if WEFT_JIT
+#define JIT_NEXT()                                                                   \
+    do {                                                                             \
+        if (BASE_UNLIKELY(fn->jit != NULL)) goto run_jit;                            \
+        NEXT();                                                                      \
+    } while (0)
+#else
+#define JIT_NEXT() NEXT()
+#endif
 
     const uint32_t *ip = e->ip;
 #if WEFT_PROFILE_PAIRS
@@ -292,7 +306,7 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
         wait_result = rt_futex_settle(e);
         goto after_wait;
     }
-    NEXT();
+    JIT_NEXT();
 #if WEFT_DISPATCH_SWITCH
 dispatch:
     switch (*ip) {
@@ -537,7 +551,7 @@ dispatch:
             inst = frame->inst;                                                      \
             LOAD_INST();                                                             \
         }                                                                            \
-        NEXT();                                                                      \
+        JIT_NEXT();                                                                  \
     }
 #define BODY_CALL_INTERNAL(a_, b_)                                                   \
     { /* a function of this module: no host, same instance */                        \
@@ -590,7 +604,7 @@ dispatch:
         if (BASE_UNLIKELY(st != WEFT_OK)) goto lazy_failed;                          \
         ip = e->ip;                                                                  \
         fn = e->fn;                                                                  \
-        NEXT();                                                                      \
+        JIT_NEXT();                                                                  \
     }
 
     /* ---- data movement ---- */
@@ -1020,7 +1034,7 @@ do_call: {
             ip -= 1; /* inside the call instruction, for the backtrace */
             goto do_trap;
         }
-        NEXT();
+        JIT_NEXT();
     }
     cinst = callee->inst;
     goto enter;
@@ -1053,7 +1067,7 @@ enter: {
     ip = cf->code;
     /* Function entry is a safe point. */
     if (BASE_UNLIKELY(ATTENTION())) goto attention;
-    NEXT();
+    JIT_NEXT();
 }
 
 attention: {
@@ -1077,7 +1091,7 @@ attention: {
             e->state = EXEC_SUSPENDED;
             return WEFT_SUSPENDED;
         }
-        if (BASE_LIKELY(!(bits & ~EXEC_ATTN_OWN))) NEXT();
+        if (BASE_LIKELY(!(bits & ~EXEC_ATTN_OWN))) JIT_NEXT();
     }
     bits = atomic_fetch_and_explicit(attn, EXEC_ATTN_OWN, memory_order_acquire);
     if (bits & WEFT_ATTN_STOP) {
@@ -1089,8 +1103,18 @@ attention: {
         e->state = EXEC_SUSPENDED;
         return WEFT_SUSPENDED;
     }
+    JIT_NEXT();
+}
+
+#if WEFT_JIT
+run_jit: {
+    /* fn's machine code from ip on, with this frame and the memory as the
+       loop last read it (jit.h); it returns the operation to go on at. */
+    const jit_regs r = {fp, mem, mem_size, attn, inst->globals};
+    ip = fn->code + jit_run(fn, (uint32_t)(ip - fn->code), &r);
     NEXT();
 }
+#endif
 
 finished:
     exec_fuel_return(e);
