@@ -1110,8 +1110,15 @@ attention: {
 run_jit: {
     /* fn's machine code from ip on, with this frame and the memory as the
        loop last read it (jit.h); it returns the operation to go on at. */
-    const jit_regs r = {fp, mem, mem_size, attn, inst->globals};
-    ip = fn->code + jit_run(fn, (uint32_t)(ip - fn->code), &r);
+    jit_regs r = {fp, mem, mem_size, attn, inst->globals, fn, frame, frames_base, frames_end, stack_end,
+                  inst, code_table};
+    uint32_t at = jit_run(fn, (uint32_t)(ip - fn->code), &r);
+    /* Compiled calls and returns (same instance) may have moved the frame. */
+    fp = r.fp;
+    fn = r.fn;
+    frame = r.frame;
+    ip = fn->code + (at & ~JIT_AT_ATTENTION);
+    if (at & JIT_AT_ATTENTION) goto attention;
     NEXT();
 }
 #endif

@@ -28,7 +28,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../runtime/runtime.h"
+#include "../exec/exec.h"
 
 #if WEFT_JIT
 #include "x64.h"
@@ -43,17 +43,18 @@ void weft_jit_stats(uint64_t *compiled, uint64_t *fell_back) {
 bool weft_jit_built(void) { return true; }
 
 /* The way in (System V: rdi = where, rsi = the registers): saves the
-   callee-saved registers, loads the pinned ones and jumps. Compiled code
-   leaves through its function's epilogue (emit_epilogue), which undoes
-   exactly this, with the word index to go on at in eax. */
-uint64_t weft_jit_enter_(const void *where, const jit_regs *r);
+   callee-saved registers, loads the pinned ones, keeps the record's
+   address in rbp and jumps. Compiled code leaves through its function's
+   epilogue (emit_epilogue), which stores fp back and undoes exactly this,
+   with the word index to go on at in eax. */
+uint64_t weft_jit_enter_(const void *where, jit_regs *r);
 __asm__(".text\n"
         ".globl weft_jit_enter_\n"
         ".hidden weft_jit_enter_\n"
         ".type weft_jit_enter_, @function\n"
         "weft_jit_enter_:\n"
         "  push %rbp\n"
-        "  mov %rsp, %rbp\n"
+        "  mov %rsi, %rbp\n"
         "  push %rbx\n"
         "  push %r12\n"
         "  push %r13\n"
@@ -68,7 +69,7 @@ __asm__(".text\n"
         "  jmp *%rdi\n"
         ".size weft_jit_enter_, .-weft_jit_enter_\n");
 
-uint32_t jit_run(const cmp_func *cf, uint32_t pc, const jit_regs *r) {
+uint32_t jit_run(const cmp_func *cf, uint32_t pc, jit_regs *r) {
     const jit_func *j = cf->jit;
     if (pc >= cf->code_len || j->map[pc] == JIT_NO_ENTRY) return pc; /* not an operation: interpret */
     return (uint32_t)weft_jit_enter_(j->code + j->map[pc], r);
@@ -78,6 +79,21 @@ uint32_t jit_run(const cmp_func *cf, uint32_t pc, const jit_regs *r) {
  * The translator's state: the code, where each operation starts, the
  * jumps to patch once every operation has its place, and the exits.
  * ------------------------------------------------------------------------ */
+/* Offsets in the records compiled code reads. */
+#define R_FP ((int32_t)offsetof(jit_regs, fp))
+#define R_FN ((int32_t)offsetof(jit_regs, fn))
+#define R_FRAME ((int32_t)offsetof(jit_regs, frame))
+#define R_FRAMES_BASE ((int32_t)offsetof(jit_regs, frames_base))
+#define R_FRAMES_END ((int32_t)offsetof(jit_regs, frames_end))
+#define R_STACK_END ((int32_t)offsetof(jit_regs, stack_end))
+#define R_INST ((int32_t)offsetof(jit_regs, inst))
+#define R_CODE_TABLE ((int32_t)offsetof(jit_regs, code_table))
+#define F_RET_IP ((int32_t)offsetof(exec_frame, ret_ip))
+#define F_FP ((int32_t)offsetof(exec_frame, fp))
+#define F_FN ((int32_t)offsetof(exec_frame, fn))
+#define F_INST ((int32_t)offsetof(exec_frame, inst))
+#define F_SIZE ((int32_t)sizeof(exec_frame))
+
 typedef struct jit_fixup {
     uint32_t at;  /* offset of a rel32 */
     uint32_t pc;  /* the operation it reaches (a label or, for exits, a stub) */
@@ -90,6 +106,7 @@ typedef struct jit_cc {
     uint32_t *map;
     jit_fixup *jumps, *exits;
     uint32_t njumps, nexits, cap_jumps, cap_exits;
+    size_t attention_exit; /* the entry's jump to the exit at word 0 with JIT_AT_ATTENTION */
     bool oom;
 } jit_cc;
 
@@ -326,6 +343,115 @@ static void fconvert(jit_cc *c, int dbl, uint32_t d, uint32_t a, int how) {
     x64_rr(&c->b, dbl ? 0xF2 : 0xF3, 1, 0x0F2A, 0, X64_RAX);
     x64_rr(&c->b, 0x66, dbl, 0x0F7E, 0, X64_RAX);
     st64(c, X64_RAX, d);
+}
+
+/* ------------------------------------------------------------------------
+ * Calls between compiled functions of the module (CALL_INTERNAL) and
+ * returns to a compiled caller: what the interpreter's `enter` and RETURN
+ * do, on its own frame records (exec.h), so either side can go on from
+ * them. Anything else (the callee not compiled yet, a limit reached, a
+ * return to an interpreted caller, another instance, the last frame)
+ * leaves at the operation, and the interpreter does it.
+ * ------------------------------------------------------------------------ */
+static void call_internal(jit_cc *c, uint32_t pc, uint32_t own_index, uint32_t base) {
+    x64_buf *b = &c->b;
+    x64_rm_base(b, 0, 1, 0x8B, X64_RAX, X64_RBP, R_CODE_TABLE);
+    x64_rm_base(b, 0, 1, 0x8B, X64_RAX, X64_RAX, (int32_t)(own_index * 8));  /* rax = the callee's cmp_func */
+    x64_rm_base(b, 0, 1, 0x8B, X64_RCX, X64_RAX, (int32_t)offsetof(cmp_func, jit));
+    x64_rr(b, 0, 1, 0x85, X64_RCX, X64_RCX);
+    exit_to(c, x64_jcc32(b, X64_CC_E), pc);                                    /* not compiled */
+    x64_rm_base(b, 0, 1, 0x8B, X64_RDX, X64_RBP, R_FRAME);
+    x64_rm_base(b, 0, 1, 0x3B, X64_RDX, X64_RBP, R_FRAMES_END);
+    exit_to(c, x64_jcc32(b, X64_CC_AE), pc);                                   /* no frame record */
+    x64_rm_slot(b, 0, 1, 0x8D, X64_RSI, base);                                 /* rsi = nfp */
+    x64_rm_base(b, 0, 0, 0x8B, X64_RDI, X64_RAX, (int32_t)offsetof(cmp_func, frame_size));
+    static const uint8_t lea_end[] = {0x48, 0x8D, 0x3C, 0xFE};                 /* lea rdi, [rsi + rdi*8] */
+    for (size_t i = 0; i < sizeof lea_end; i++) x64_byte(b, lea_end[i]);
+    x64_rm_base(b, 0, 1, 0x3B, X64_RDI, X64_RBP, R_STACK_END);
+    exit_to(c, x64_jcc32(b, X64_CC_A), pc);                                    /* no stack */
+    /* The frame record, as `enter` writes it. */
+    x64_mov_imm64(b, X64_RDI, (uint64_t)(uintptr_t)(c->cf->code + pc + CMP_LEN_CALL_INTERNAL));
+    x64_rm_base(b, 0, 1, 0x89, X64_RDI, X64_RDX, F_RET_IP);
+    x64_rm_base(b, 0, 1, 0x89, X64_RBX, X64_RDX, F_FP);
+    x64_mov_imm64(b, X64_RDI, (uint64_t)(uintptr_t)c->cf);
+    x64_rm_base(b, 0, 1, 0x89, X64_RDI, X64_RDX, F_FN);
+    x64_rm_base(b, 0, 1, 0x8B, X64_RDI, X64_RBP, R_INST);
+    x64_rm_base(b, 0, 1, 0x89, X64_RDI, X64_RDX, F_INST);
+    x64_rr(b, 0, 1, 0x83, 0, X64_RDX);                                         /* add rdx, sizeof record */
+    x64_byte(b, (uint8_t)F_SIZE);
+    x64_rm_base(b, 0, 1, 0x89, X64_RDX, X64_RBP, R_FRAME);
+    x64_rm_base(b, 0, 1, 0x89, X64_RAX, X64_RBP, R_FN);
+    x64_rr(b, 0, 1, 0x8B, X64_RBX, X64_RSI);                                   /* fp = nfp */
+    x64_rm_base(b, 0, 1, 0x8B, X64_RAX, X64_RCX, (int32_t)offsetof(jit_func, code));
+    x64_rm_base(b, 0, 1, 0x03, X64_RAX, X64_RCX, (int32_t)offsetof(jit_func, entry));
+    x64_byte(b, 0xFF);                                                         /* jmp rax */
+    x64_byte(b, 0xE0);
+}
+static void emit_return(jit_cc *c, uint32_t pc) {
+    x64_buf *b = &c->b;
+    x64_rm_base(b, 0, 1, 0x8B, X64_RDX, X64_RBP, R_FRAME);
+    x64_rm_base(b, 0, 1, 0x3B, X64_RDX, X64_RBP, R_FRAMES_BASE);
+    exit_to(c, x64_jcc32(b, X64_CC_E), pc);                                    /* the last frame: finished */
+    x64_rm_base(b, 0, 1, 0x8B, X64_RAX, X64_RDX, F_FN - F_SIZE);               /* the caller */
+    x64_rm_base(b, 0, 1, 0x8B, X64_RSI, X64_RAX, (int32_t)offsetof(cmp_func, jit));
+    x64_rr(b, 0, 1, 0x85, X64_RSI, X64_RSI);
+    exit_to(c, x64_jcc32(b, X64_CC_E), pc);                                    /* interpreted */
+    x64_rm_base(b, 0, 1, 0x8B, X64_RCX, X64_RDX, F_INST - F_SIZE);
+    x64_rm_base(b, 0, 1, 0x3B, X64_RCX, X64_RBP, R_INST);
+    exit_to(c, x64_jcc32(b, X64_CC_NE), pc);                                   /* another instance */
+    x64_rr(b, 0, 1, 0x83, 5, X64_RDX);                                         /* sub rdx, sizeof record */
+    x64_byte(b, (uint8_t)F_SIZE);
+    x64_rm_base(b, 0, 1, 0x89, X64_RDX, X64_RBP, R_FRAME);
+    x64_rm_base(b, 0, 1, 0x89, X64_RAX, X64_RBP, R_FN);
+    x64_rm_base(b, 0, 1, 0x8B, X64_RBX, X64_RDX, F_FP);
+    /* Go on at the return address's code: jit->code + jit->map[ret_ip - code]. */
+    x64_rm_base(b, 0, 1, 0x8B, X64_RCX, X64_RDX, F_RET_IP);
+    x64_rm_base(b, 0, 1, 0x2B, X64_RCX, X64_RAX, (int32_t)offsetof(cmp_func, code));
+    x64_rr(b, 0, 1, 0xC1, 5, X64_RCX);                                         /* shr rcx, 2 */
+    x64_byte(b, 2);
+    x64_rm_base(b, 0, 1, 0x8B, X64_RDI, X64_RSI, (int32_t)offsetof(jit_func, map));
+    static const uint8_t ld_map[] = {0x8B, 0x0C, 0x8F};                        /* mov ecx, [rdi + rcx*4] */
+    for (size_t i = 0; i < sizeof ld_map; i++) x64_byte(b, ld_map[i]);
+    x64_rm_base(b, 0, 1, 0x03, X64_RCX, X64_RSI, (int32_t)offsetof(jit_func, code));
+    x64_byte(b, 0xFF);                                                         /* jmp rcx */
+    x64_byte(b, 0xE1);
+}
+/* The entry of a compiled call (jit_func.entry): exec_frame_init, then the
+   entry's safe point, as `enter` does it. */
+static void emit_entry(jit_cc *c) {
+    x64_buf *b = &c->b;
+    const cmp_func *cf = c->cf;
+    uint32_t nzero = cf->nlocals - cf->nparams;
+    if (nzero <= 16) {
+        if (nzero) x64_rr(b, 0, 0, 0x33, X64_RAX, X64_RAX);                   /* xor eax, eax */
+        for (uint32_t i = cf->nparams; i < cf->nlocals; i++) st64(c, X64_RAX, i);
+    } else {
+        x64_rm_slot(b, 0, 1, 0x8D, X64_RDI, cf->nparams);                       /* lea rdi, first */
+        x64_mov_imm32(b, X64_RCX, nzero);
+        x64_rr(b, 0, 0, 0x33, X64_RAX, X64_RAX);
+        x64_byte(b, 0xF3);                                                      /* rep stosq */
+        x64_byte(b, 0x48);
+        x64_byte(b, 0xAB);
+    }
+    if (cf->nconsts <= 16) {
+        for (uint32_t i = 0; i < cf->nconsts; i++) {
+            x64_mov_imm64(b, X64_RAX, cf->consts[i]);
+            st64(c, X64_RAX, cf->nlocals + i);
+        }
+    } else {
+        x64_rm_slot(b, 0, 1, 0x8D, X64_RDI, cf->nlocals);
+        x64_mov_imm64(b, X64_RSI, (uint64_t)(uintptr_t)cf->consts);
+        x64_mov_imm32(b, X64_RCX, cf->nconsts);
+        x64_byte(b, 0xF3);                                                      /* rep movsq */
+        x64_byte(b, 0x48);
+        x64_byte(b, 0xA5);
+    }
+    x64_byte(b, 0x41);                                                          /* cmp dword [r14], 0 */
+    x64_byte(b, 0x83);
+    x64_byte(b, 0x3E);
+    x64_byte(b, 0x00);
+    c->attention_exit = x64_jcc32(b, X64_CC_NE);
+    jump_to(c, x64_jmp32(b), 0);
 }
 
 /* ------------------------------------------------------------------------
@@ -628,9 +754,11 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
         }
         return true;
     }
-    /* What the interpreter does in the frame: calls (it pushes the frame
-       record and enters the callee, compiled or not), returns, traps. */
-    case CMP_CALL: case CMP_CALL_INTERNAL: case CMP_CALL_INDIRECT: case CMP_RETURN: case CMP_UNREACHABLE:
+    case CMP_CALL_INTERNAL: call_internal(c, pc, ip[1], ip[2]); return true;
+    case CMP_RETURN: emit_return(c, pc); return true;
+    /* What the interpreter does in the frame: other calls (it pushes the
+       frame record and enters the callee, compiled or not), traps. */
+    case CMP_CALL: case CMP_CALL_INDIRECT: case CMP_UNREACHABLE:
         leave_here(c, pc);
         return true;
     default:
@@ -640,6 +768,7 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
 
 /* The epilogue every exit jumps to: the way out of weft_jit_enter_. */
 static void emit_epilogue(x64_buf *b) {
+    x64_rm_base(b, 0, 1, 0x89, X64_RBX, X64_RBP, R_FP);               /* the frame it leaves in */
     static const uint8_t bytes[] = {0x48, 0x83, 0xC4, 0x08,              /* add rsp, 8 */
                                     0x41, 0x5F, 0x41, 0x5E, 0x41, 0x5D,  /* pop r15, r14, r13 */
                                     0x41, 0x5C, 0x5B, 0x5D, 0xC3};       /* pop r12, rbx, rbp; ret */
@@ -667,6 +796,8 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
     c.map = malloc((cf->code_len ? cf->code_len : 1) * sizeof *c.map);
     if (!c.map) goto fell_back;
     for (uint32_t i = 0; i < cf->code_len; i++) c.map[i] = JIT_NO_ENTRY;
+    size_t entry = c.b.len;
+    emit_entry(&c);
     for (uint32_t pc = 0; pc < cf->code_len; pc += cmp_op_length(cf->code + pc)) {
         c.map[pc] = (uint32_t)c.b.len;
         if (!emit_op(&c, pc)) {
@@ -681,6 +812,9 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
        exits: each operation's stub loads its word index and leaves. */
     size_t epilogue = c.b.len;
     emit_epilogue(&c.b);
+    x64_patch_rel32(&c.b, c.attention_exit, c.b.len);
+    x64_mov_imm32(&c.b, X64_RAX, JIT_AT_ATTENTION); /* word 0, the entry's safe point */
+    x64_patch_rel32(&c.b, x64_jmp32(&c.b), epilogue);
     uint32_t *stub = calloc(cf->code_len ? cf->code_len : 1, sizeof *stub); /* offset + 1 */
     if (!stub) c.oom = true;
     for (uint32_t i = 0; stub && i < c.nexits; i++) {
@@ -693,7 +827,10 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
         x64_patch_rel32(&c.b, c.exits[i].at, stub[pc] - 1);
     }
     free(stub);
-    for (uint32_t i = 0; i < c.njumps; i++) x64_patch_rel32(&c.b, c.jumps[i].at, c.map[c.jumps[i].pc]);
+    for (uint32_t i = 0; i < c.njumps; i++) {
+        if (c.map[c.jumps[i].pc] == JIT_NO_ENTRY) c.oom = true; /* not an operation: cannot happen */
+        else x64_patch_rel32(&c.b, c.jumps[i].at, c.map[c.jumps[i].pc]);
+    }
     if (c.oom || c.b.oom || c.b.len > 0x7FFFFFFF) {
         jit_cc_free(&c);
         goto fell_back;
@@ -719,6 +856,7 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
     j->code = code;
     j->bytes = bytes;
     j->map = c.map;
+    j->entry = entry;
     c.map = NULL;
     jit_cc_free(&c);
     cf->jit = j;
@@ -749,7 +887,7 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
     cf->jit = NULL;
 }
 void jit_free(cmp_func *cf) { (void)cf; }
-uint32_t jit_run(const cmp_func *cf, uint32_t pc, const jit_regs *r) {
+uint32_t jit_run(const cmp_func *cf, uint32_t pc, jit_regs *r) {
     (void)cf;
     (void)r;
     return pc;

@@ -10,6 +10,11 @@
  * 3. Compiled code honours the attention word: a long run on the compiler
  *    tier is suspended from another thread, resumed, and finishes with the
  *    uninterrupted result.
+ * 4. Traps: tests/unit/data/jit_trap.wasm (built with `wat2wasm
+ *    --debug-names` from the .wat beside it) traps three compiled calls
+ *    deep; with every fuel budget from 1 to 110 (running out at a branch
+ *    or at a compiled call's entry) and unmetered, both tiers give the
+ *    same trap, message and backtrace.
  *
  * Exits 0 when every check passes. On a build without the tier (not x86-64
  * Linux) parts 1 and 2's compile count are skipped, saying so.
@@ -135,6 +140,26 @@ static uint64_t fuel_after(tier_run *t, int64_t n, uint64_t budget) {
     return weft_store_fuel(t->store);
 }
 
+/* The trap of jit_trap.wasm's _start with `fuel` (0: unmetered), as text. */
+static void trap_text(uint32_t tier, uint64_t fuel, char *out, size_t size) {
+    weft_config cfg = {.tier = tier};
+    weft_error err;
+    weft_engine *engine = weft_engine_new(&cfg);
+    CHECK(engine, "engine");
+    weft_module *mod = CHECK_LOAD(engine, "tests/unit/data/jit_trap.wasm");
+    weft_store *store = weft_store_new(engine);
+    weft_instance *inst;
+    CHECK(weft_instance_new(store, mod, NULL, 0, &inst, &err) == WEFT_OK, "instantiate: %s", err.message);
+    CHECK(weft_store_set_fuel(store, fuel ? fuel : WEFT_FUEL_UNLIMITED) == WEFT_OK, "fuel");
+    weft_status st = weft_func_call(weft_instance_func(inst, "_start"), NULL, 0, NULL, 0, &err);
+    int n = snprintf(out, size, "%s %d %s:", weft_status_name(st), (int)err.trap, err.message);
+    for (uint32_t i = 0; i < err.frame_count && n > 0 && (size_t)n < size; i++)
+        n += snprintf(out + n, size - (size_t)n, " %u@%u", err.frames[i].func_index, err.frames[i].offset);
+    weft_store_free(store);
+    weft_module_release(mod);
+    weft_engine_free(engine);
+}
+
 typedef struct run_arg {
     weft_exec *exec;
     weft_status status;
@@ -208,5 +233,13 @@ int main(void) {
 
     tier_close(&in);
     tier_close(&jt);
+
+    for (uint64_t fuel = 0; fuel <= 110; fuel++) {
+        char a[512], b[512];
+        trap_text(WEFT_TIER_INTERP, fuel, a, sizeof a);
+        trap_text(WEFT_TIER_JIT, fuel, b, sizeof b);
+        EXPECTF(strcmp(a, b) == 0, "fuel %llu: interp \"%s\", jit \"%s\"", (unsigned long long)fuel, a, b);
+        if (fuel == 0) EXPECTF(strstr(a, "out of bounds memory access: 0@") != NULL, "unmetered: %s", a);
+    }
     return check_summary("jit_test");
 }
