@@ -240,10 +240,20 @@ typedef struct weft_config {
     /* Encodings that are off unless named here (WEFT_FEATURE_* bits of
        that kind; 0 = none): WEFT_FEATURE_COMPACT_IMPORTS. */
     uint32_t enabled_features;
+    /* Which tier runs wasm code (docs/jit.md): WEFT_TIER_INTERP (0, the
+       default) the interpreter alone; WEFT_TIER_JIT every function is
+       also compiled to machine code when it is translated (its first
+       call, or at load with WEFT_COMPILE_EAGER), and runs as that, the
+       interpreter taking what the compiled code leaves to it. A build
+       without the compiler tier (weft_jit_built() false: anything but
+       x86-64 Linux) runs WEFT_TIER_JIT as WEFT_TIER_INTERP. */
+    uint32_t tier;
 } weft_config;
 
 #define WEFT_COMPILE_LAZY 0u
 #define WEFT_COMPILE_EAGER 1u
+#define WEFT_TIER_INTERP 0u
+#define WEFT_TIER_JIT 1u
 
 #define WEFT_FEATURE_THREADS 0x1u /* shared memories, atomics, wait/notify */
 #define WEFT_FEATURE_SIMD 0x2u    /* fixed-width SIMD: the v128 type and the 0xFD
@@ -288,6 +298,12 @@ WEFT_API const char *weft_feature_name(uint32_t feature);
    found at run time; shuffles and swizzles use it). A static string.
    Thread-safe. */
 WEFT_API const char *weft_simd_backend(void);
+/* Whether this build has the compiler tier (x86-64 Linux). */
+WEFT_API bool weft_jit_built(void);
+/* Functions the compiler tier compiled, and those it left to the
+   interpreter (an operation it does not handle yet), in this process so
+   far. */
+WEFT_API void weft_jit_stats(uint64_t *compiled, uint64_t *fell_back);
 
 typedef struct weft_engine weft_engine;
 

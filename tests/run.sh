@@ -42,6 +42,15 @@ unit() {
 
 run_suite unit unit
 run_suite spec "$BUILD/weft-spectest"
+# The core suite again on the compiler tier (docs/jit.md), where the build
+# has it: every function compiled on its first call (those with an
+# operation it does not handle stay interpreted); the closing "jit:" line
+# says how many were compiled, and none is a failure.
+if "$BUILD/weft" --version | grep -q '^tiers: .*jit'; then
+    run_suite spec-jit env WEFT_TIER=jit WEFT_JIT_STATS=1 "$BUILD/weft-spectest"
+else
+    echo "== spec-jit: this build has no compiler tier"
+fi
 # The threads proposal's spec group, beside core (same spec root).
 spec_root=$(dirname "${WEFT_SPEC_DIR:-../shared/spec/core}")
 if [ -d "$spec_root/threads" ]; then

@@ -200,6 +200,14 @@ static int cli_apply(cli_run_opts *o, cli_opt_id id, const char *v, const char *
             return -1;
         }
         return 0;
+    case CLI_OPT_TIER:
+        if (strcmp(v, "interp") == 0) o->tier = WEFT_TIER_INTERP;
+        else if (strcmp(v, "jit") == 0) o->tier = WEFT_TIER_JIT;
+        else {
+            cli_usage_error("bad --tier '%s': expected interp or jit", v);
+            return -1;
+        }
+        return 0;
     case CLI_OPT_SCHED:
         if (strcmp(v, "os") == 0) o->sched_pool = false;
         else if (strcmp(v, "pool") == 0) o->sched_pool = true;
@@ -501,7 +509,9 @@ static void cli_version(void) {
            "wasm-3.0 (%s) wasi-preview1 (%u functions, also wasi_unstable) wasi-threads "
            "sched-pool fuel timeout\n", weft_simd_backend(), *have ? have : "none yet",
            weft_wasi_function_count());
-    printf("not built in: %sgc, wasi-preview2, components, jit\n", lack);
+    printf("not built in: %sgc, wasi-preview2, components%s\n", lack, weft_jit_built() ? "" : ", jit");
+    if (weft_jit_built())
+        printf("tiers: interp (the default), jit (x86-64 baseline compiler, --tier jit)\n");
     printf("build: %s%s%s%s\n",
 #if defined(__clang__)
            "clang " __clang_version__,

@@ -379,6 +379,7 @@ int cli_run(const cli_run_opts *o) {
     weft_config cfg = {0};
     cfg.max_stack_bytes = o->max_stack ? o->max_stack : CLI_DEFAULT_STACK;
     cfg.max_memory_bytes = o->max_memory;
+    cfg.tier = o->tier;
     if (o->no_threads_proposal) cfg.disabled_features |= WEFT_FEATURE_THREADS;
     if (o->no_simd_proposal) cfg.disabled_features |= WEFT_FEATURE_SIMD;
     cfg.disabled_features |= o->disabled_features;

@@ -71,6 +71,9 @@ typedef struct cmp_func {
     /* Exception handlers (above), NULL when it has none. */
     cmp_handler *handlers;
     uint32_t nhandlers;
+    /* The compiler tier's machine code (src/jit/jit.h), NULL when the
+       function runs interpreted; set before the function is published. */
+    const struct jit_func *jit;
 } cmp_func;
 
 /* Whether the target word at code position `word` of `f` is a back-edge. */

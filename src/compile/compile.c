@@ -21,6 +21,7 @@
  * SIMD prefix in simd.c; both are part of this one pass.
  */
 #include "compiler.h"
+#include "../jit/jit.h"
 
 #include <stdio.h>
 
@@ -1767,6 +1768,7 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
         return cmp_oom(c);
     }
     cmp_pair_ops(cf->code, cf->code_len);
+    if (c->m->engine && c->m->engine->config.tier == WEFT_TIER_JIT) jit_compile(c->m, cf);
     *out = cf;
     return WEFT_OK;
 }
@@ -1905,6 +1907,7 @@ void cmp_free_module_code(mod_module *m) {
         for (uint32_t i = 0; i < nown; i++) {
             cmp_func *cf = atomic_load_explicit(&m->code[i], memory_order_relaxed);
             if (!cf || cmp_is_lazy(cf)) continue;
+            jit_free(cf);
             free(cf->code);
             free(cf->pcmap);
             free(cf->back_edges);

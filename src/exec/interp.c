@@ -21,6 +21,7 @@
  */
 #include "exec.h"
 #include "simd.h"
+#include "../jit/jit.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -178,6 +179,19 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
 #else
 #define NEXT() NEXT_DISPATCH()
 #endif
+/* The compiler tier (docs/jit.md): where the interpreter arrives at an
+   operation of a function that has machine code (entering it, returning
+   to it, after a host call or the attention word), the machine code runs
+   from there in the same frame, until it hands an operation back. */
+#if WEFT_JIT
+#define JIT_NEXT()                                                                   \
+    do {                                                                             \
+        if (BASE_UNLIKELY(fn->jit != NULL)) goto run_jit;                            \
+        NEXT();                                                                      \
+    } while (0)
+#else
+#define JIT_NEXT() NEXT()
+#endif
 
     const uint32_t *ip = e->ip;
 #if WEFT_PROFILE_PAIRS
@@ -303,7 +317,7 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
         wait_result = rt_futex_settle(e);
         goto after_wait;
     }
-    NEXT();
+    JIT_NEXT();
 #if WEFT_DISPATCH_SWITCH
 dispatch:
     switch (*ip) {
@@ -564,7 +578,7 @@ dispatch:
             inst = frame->inst;                                                      \
             LOAD_INST();                                                             \
         }                                                                            \
-        NEXT();                                                                      \
+        JIT_NEXT();                                                                  \
     }
 #define BODY_CALL_INTERNAL(a_, b_)                                                   \
     { /* a function of this module: no host, same instance */                        \
@@ -617,7 +631,7 @@ dispatch:
         if (BASE_UNLIKELY(st != WEFT_OK)) goto lazy_failed;                          \
         ip = e->ip;                                                                  \
         fn = e->fn;                                                                  \
-        NEXT();                                                                      \
+        JIT_NEXT();                                                                  \
     }
 
     /* ---- exceptions (Wasm 3.0 §4.4.8 throw, throw_ref; exec/throw.c) ---- */
@@ -1098,7 +1112,7 @@ do_call: {
             ip -= 1; /* inside the call instruction, for the backtrace */
             goto do_trap;
         }
-        NEXT();
+        JIT_NEXT();
     }
     cinst = callee->inst;
     goto enter;
@@ -1133,7 +1147,7 @@ enter: {
        call_indirect, call_ref, return_call*, a stub's first call
        included) costs one unit here, and nowhere else. */
     if (BASE_UNLIKELY(ATTENTION())) goto attention;
-    NEXT();
+    JIT_NEXT();
 }
 
     uint32_t bits;
@@ -1172,7 +1186,7 @@ attention: {
             e->state = EXEC_SUSPENDED;
             return WEFT_SUSPENDED;
         }
-        if (BASE_LIKELY(!(bits & ~EXEC_ATTN_OWN))) NEXT();
+        if (BASE_LIKELY(!(bits & ~EXEC_ATTN_OWN))) JIT_NEXT();
     }
 requests:
     bits = atomic_fetch_and_explicit(attn, EXEC_ATTN_OWN, memory_order_acquire);
@@ -1185,8 +1199,25 @@ requests:
         e->state = EXEC_SUSPENDED;
         return WEFT_SUSPENDED;
     }
+    JIT_NEXT();
+}
+
+#if WEFT_JIT
+run_jit: {
+    /* fn's machine code from ip on, with this frame and the memory as the
+       loop last read it (jit.h); it returns the operation to go on at. */
+    jit_regs r = {fp, mem, mem_size, attn, inst->globals, fn, frame, frames_base, frames_end, stack_end,
+                  inst, code_table};
+    uint32_t at = jit_run(fn, (uint32_t)(ip - fn->code), &r);
+    /* Compiled calls and returns (same instance) may have moved the frame. */
+    fp = r.fp;
+    fn = r.fn;
+    frame = r.frame;
+    ip = fn->code + (at & ~JIT_AT_ATTENTION);
+    if (at & JIT_AT_ATTENTION) goto attention;
     NEXT();
 }
+#endif
 
 finished:
     exec_fuel_return(e);

@@ -90,6 +90,11 @@ c run-hello-shorthand 0 "hello from wat" "" -- "$M/hello.wasm" extra args
 c run-start-traps 134 "" "^error: trap: unreachable$" -- run "$M/start_trap.wasm"
 c run-exit-in-start 3 "" "" -- run "$M/exit_in_start.wasm"
 c run-dashdash 0 "hello from wat" "" -- run -- "$M/hello.wasm" --not-an-option
+# --tier (docs/jit.md): the same program on either tier; a build without
+# the compiler runs jit as interp.
+c run-tier-interp 0 "hello from wat" "" -- run --tier interp "$M/hello.wasm"
+c run-tier-jit 0 "hello from wat" "" -- run --tier jit "$M/hello.wasm"
+c bad-tier 2 "" "^error: bad --tier 'fast': expected interp or jit" -- run --tier fast "$M/hello.wasm"
 
 # ---- --invoke (calc.wasm has no WASI imports; WASI is linked anyway) ----
 c invoke-add 0 5 "" -- run --invoke add "$M/calc.wasm" 2 3

@@ -365,6 +365,15 @@ int main(int argc, char **argv)
        with the compact import encoding, a proposal beyond Wasm 3.0: the
        runner reads it there; weft's default config does not (README.md). */
     wasm3.enabled_features = WEFT_FEATURE_COMPACT_IMPORTS;
+    /* WEFT_TIER=jit runs every script on the compiler tier (docs/jit.md);
+       WEFT_JIT_STATS=1 then says how many functions it compiled. Read
+       here, by the runner: the library reads no environment. */
+    const char *tier = getenv("WEFT_TIER");
+    if (tier && strcmp(tier, "jit") == 0) plain.tier = threads.tier = wasm3.tier = WEFT_TIER_JIT;
+    else if (tier && *tier && strcmp(tier, "interp") != 0) {
+        fprintf(stderr, "weft-spectest: WEFT_TIER must be interp or jit, not %s\n", tier);
+        goto out;
+    }
     engine = weft_engine_new(&plain);
     threads_engine = weft_engine_new(&threads);
     wasm3_engine = weft_engine_new(&wasm3);
@@ -384,6 +393,18 @@ int main(int argc, char **argv)
 
     printf("%lu passed, %lu failed, %lu skipped\n", total.passed, total.failed,
            total.skipped);
+    const char *stats = getenv("WEFT_JIT_STATS");
+    if (stats && *stats && strcmp(stats, "0") != 0) {
+        uint64_t compiled, fell_back;
+        weft_jit_stats(&compiled, &fell_back);
+        printf("jit: %llu functions compiled, %llu left to the interpreter\n",
+               (unsigned long long)compiled, (unsigned long long)fell_back);
+        /* A run on the compiler tier that compiled nothing tested nothing. */
+        if (plain.tier == WEFT_TIER_JIT && weft_jit_built() && compiled == 0) {
+            printf("jit: no function was compiled\n");
+            total.failed++;
+        }
+    }
     rc = total.failed ? 1 : 0;
 out:
     weft_engine_free(engine);

@@ -1,0 +1,896 @@
+/*
+ * jit.c — the compiler tier's translator: one pass over a function's
+ * compiled words (code.h, docs/code-format.md), one template of x86-64
+ * code per operation, every operand read from and written to its frame
+ * slot. The design is in docs/jit.md; in short:
+ *
+ *   - Registers: rbx = fp, r12 = memory 0's base, r13 = its size as the
+ *     interpreter last read it, r14 = &attention, r15 = the instance's
+ *     globals. rax, rcx, rdx and xmm0 are scratch within one operation;
+ *     nothing lives in a register from one operation to the next, so the
+ *     code can be entered at any operation and left after any.
+ *   - Leaving: compiled code returns the word index of an operation to the
+ *     interpreter, which runs it in the same frame: calls and returns
+ *     (which the interpreter makes, frame records and all), any check
+ *     that fails (bounds, division, unreachable: the interpreter runs the
+ *     operation again and traps with its own message and backtrace, or
+ *     finds the memory grown), and a taken branch while the attention
+ *     word is set (the interpreter takes the branch again and meets the
+ *     attention word itself: fuel, slices, suspension and stops are its
+ *     own, counted exactly as without the tier).
+ *   - A function with an operation not translated here stays interpreted
+ *     whole (jit_compile leaves cf->jit NULL).
+ */
+#include "jit.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../exec/exec.h"
+
+#if WEFT_JIT
+#include "x64.h"
+
+static _Atomic uint64_t jit_compiled, jit_fell_back;
+
+void weft_jit_stats(uint64_t *compiled, uint64_t *fell_back) {
+    if (compiled) *compiled = atomic_load_explicit(&jit_compiled, memory_order_relaxed);
+    if (fell_back) *fell_back = atomic_load_explicit(&jit_fell_back, memory_order_relaxed);
+}
+
+bool weft_jit_built(void) { return true; }
+
+/* The way in (System V: rdi = where, rsi = the registers): saves the
+   callee-saved registers, loads the pinned ones, keeps the record's
+   address in rbp and jumps. Compiled code leaves through its function's
+   epilogue (emit_epilogue), which stores fp back and undoes exactly this,
+   with the word index to go on at in eax. */
+uint64_t weft_jit_enter_(const void *where, jit_regs *r);
+__asm__(".text\n"
+        ".globl weft_jit_enter_\n"
+        ".hidden weft_jit_enter_\n"
+        ".type weft_jit_enter_, @function\n"
+        "weft_jit_enter_:\n"
+        "  push %rbp\n"
+        "  mov %rsi, %rbp\n"
+        "  push %rbx\n"
+        "  push %r12\n"
+        "  push %r13\n"
+        "  push %r14\n"
+        "  push %r15\n"
+        "  sub $8, %rsp\n"
+        "  mov 0(%rsi), %rbx\n"
+        "  mov 8(%rsi), %r12\n"
+        "  mov 16(%rsi), %r13\n"
+        "  mov 24(%rsi), %r14\n"
+        "  mov 32(%rsi), %r15\n"
+        "  jmp *%rdi\n"
+        ".size weft_jit_enter_, .-weft_jit_enter_\n");
+
+uint32_t jit_run(const cmp_func *cf, uint32_t pc, jit_regs *r) {
+    const jit_func *j = cf->jit;
+    if (pc >= cf->code_len || j->map[pc] == JIT_NO_ENTRY) return pc; /* not an operation: interpret */
+    return (uint32_t)weft_jit_enter_(j->code + j->map[pc], r);
+}
+
+/* ------------------------------------------------------------------------
+ * The translator's state: the code, where each operation starts, the
+ * jumps to patch once every operation has its place, and the exits.
+ * ------------------------------------------------------------------------ */
+/* Offsets in the records compiled code reads. */
+#define R_FP ((int32_t)offsetof(jit_regs, fp))
+#define R_FN ((int32_t)offsetof(jit_regs, fn))
+#define R_FRAME ((int32_t)offsetof(jit_regs, frame))
+#define R_FRAMES_BASE ((int32_t)offsetof(jit_regs, frames_base))
+#define R_FRAMES_END ((int32_t)offsetof(jit_regs, frames_end))
+#define R_STACK_END ((int32_t)offsetof(jit_regs, stack_end))
+#define R_INST ((int32_t)offsetof(jit_regs, inst))
+#define R_CODE_TABLE ((int32_t)offsetof(jit_regs, code_table))
+#define F_RET_IP ((int32_t)offsetof(exec_frame, ret_ip))
+#define F_FP ((int32_t)offsetof(exec_frame, fp))
+#define F_FN ((int32_t)offsetof(exec_frame, fn))
+#define F_INST ((int32_t)offsetof(exec_frame, inst))
+#define F_SIZE ((int32_t)sizeof(exec_frame))
+
+typedef struct jit_fixup {
+    uint32_t at;  /* offset of a rel32 */
+    uint32_t pc;  /* the operation it reaches (a label or, for exits, a stub) */
+} jit_fixup;
+
+typedef struct jit_cc {
+    x64_buf b;
+    const cmp_func *cf;
+    const uint32_t *code;
+    uint32_t *map;
+    jit_fixup *jumps, *exits;
+    uint32_t njumps, nexits, cap_jumps, cap_exits;
+    size_t attention_exit; /* the entry's jump to the exit at word 0 with JIT_AT_ATTENTION */
+    bool oom;
+} jit_cc;
+
+static void add_fixup(jit_cc *c, jit_fixup **v, uint32_t *n, uint32_t *cap, size_t at, uint32_t pc) {
+    if (*n == *cap) {
+        uint32_t ncap = *cap ? *cap * 2 : 64;
+        jit_fixup *p = realloc(*v, ncap * sizeof *p);
+        if (!p) {
+            c->oom = true;
+            return;
+        }
+        *v = p;
+        *cap = ncap;
+    }
+    (*v)[(*n)++] = (jit_fixup){(uint32_t)at, pc};
+}
+/* A jump to the operation at `pc`. */
+static void jump_to(jit_cc *c, size_t at, uint32_t pc) { add_fixup(c, &c->jumps, &c->njumps, &c->cap_jumps, at, pc); }
+/* A jump to the exit that hands the operation at `pc` to the interpreter. */
+static void exit_to(jit_cc *c, size_t at, uint32_t pc) { add_fixup(c, &c->exits, &c->nexits, &c->cap_exits, at, pc); }
+
+/* Scratch registers' loads and stores of slots. */
+static void ld32(jit_cc *c, int r, uint32_t slot) { x64_rm_slot(&c->b, 0, 0, 0x8B, r, slot); }
+static void ld64(jit_cc *c, int r, uint32_t slot) { x64_rm_slot(&c->b, 0, 1, 0x8B, r, slot); }
+static void st64(jit_cc *c, int r, uint32_t slot) { x64_rm_slot(&c->b, 0, 1, 0x89, r, slot); }
+
+/* Leaves for the interpreter at this operation (unconditionally). */
+static void leave_here(jit_cc *c, uint32_t pc) { exit_to(c, x64_jmp32(&c->b), pc); }
+
+/* A taken branch from the operation at `pc` to `target`: a safe point.
+   With the attention word set, the interpreter takes it (again). */
+static void taken(jit_cc *c, uint32_t pc, uint32_t target) {
+    /* cmp dword [r14], 0 */
+    x64_byte(&c->b, 0x41);
+    x64_byte(&c->b, 0x83);
+    x64_byte(&c->b, 0x3E);
+    x64_byte(&c->b, 0x00);
+    exit_to(c, x64_jcc32(&c->b, X64_CC_NE), pc);
+    jump_to(c, x64_jmp32(&c->b), target);
+}
+/* If condition `cc` holds (flags set just before), take the branch. */
+static void branch_if(jit_cc *c, int cc, uint32_t pc, uint32_t target) {
+    size_t skip = x64_jcc8(&c->b, cc ^ 1);
+    taken(c, pc, target);
+    x64_land8(&c->b, skip);
+}
+static uint32_t target_of(const uint32_t *code, uint32_t pc, uint32_t k) {
+    return pc + k + (uint32_t)(int32_t)code[pc + k];
+}
+
+/* ------------------------------------------------------------------------
+ * Integer arithmetic: rax = a; rax op= b (slot) or imm; slot d = rax.
+ * ------------------------------------------------------------------------ */
+typedef enum { AL_ADD, AL_SUB, AL_AND, AL_OR, AL_XOR, AL_MUL, AL_SHL, AL_SHR_S, AL_SHR_U, AL_ROTL, AL_ROTR } alu_kind;
+/* op r, r/m opcodes; the /n of 81 (imm32) and of C1/D3 (shifts). */
+static const uint8_t alu_rm[] = {0x03, 0x2B, 0x23, 0x0B, 0x33};
+static const uint8_t alu_ext[] = {0, 5, 4, 1, 6, 0, 4, 7, 5, 0, 1};
+
+static void alu_slot(jit_cc *c, int w, alu_kind k, int r, uint32_t b) {
+    if (k <= AL_XOR) x64_rm_slot(&c->b, 0, w, alu_rm[k], r, b);
+    else if (k == AL_MUL) x64_rm_slot(&c->b, 0, w, 0x0FAF, r, b);
+    else {
+        ld32(c, X64_RCX, b);
+        x64_rr(&c->b, 0, w, 0xD3, alu_ext[k], r); /* shift r by cl (masked by the CPU as wasm does) */
+    }
+}
+static void alu_imm(jit_cc *c, int w, alu_kind k, int r, uint32_t imm) {
+    if (k <= AL_XOR) {
+        x64_rr(&c->b, 0, w, 0x81, alu_ext[k], r);
+        x64_u32(&c->b, imm);
+    } else if (k == AL_MUL) {
+        x64_rr(&c->b, 0, w, 0x69, r, r);
+        x64_u32(&c->b, imm);
+    } else {
+        x64_rr(&c->b, 0, w, 0xC1, alu_ext[k], r);
+        x64_byte(&c->b, (uint8_t)(imm & (w ? 63 : 31)));
+    }
+}
+static void bin(jit_cc *c, int w, alu_kind k, uint32_t d, uint32_t a, uint32_t b) {
+    x64_rm_slot(&c->b, 0, w, 0x8B, X64_RAX, a);
+    alu_slot(c, w, k, X64_RAX, b);
+    st64(c, X64_RAX, d);
+}
+static void bin_imm(jit_cc *c, int w, alu_kind k, uint32_t d, uint32_t a, uint32_t imm) {
+    x64_rm_slot(&c->b, 0, w, 0x8B, X64_RAX, a);
+    alu_imm(c, w, k, X64_RAX, imm);
+    st64(c, X64_RAX, d);
+}
+/* Flags of a cmp b (slot or imm), then d = cc. */
+static void cmp_slot(jit_cc *c, int w, uint32_t a, uint32_t b) {
+    x64_rm_slot(&c->b, 0, w, 0x8B, X64_RAX, a);
+    x64_rm_slot(&c->b, 0, w, 0x3B, X64_RAX, b);
+}
+static void cmp_imm(jit_cc *c, int w, uint32_t a, uint32_t imm) {
+    x64_rm_slot(&c->b, 0, w, 0x81, 7, a);
+    x64_u32(&c->b, imm);
+}
+static void set_bool(jit_cc *c, int cc, uint32_t d) {
+    x64_setcc(&c->b, cc, X64_RAX);
+    x64_rr(&c->b, 0, 0, 0x0FB6, X64_RAX, X64_RAX); /* movzx eax, al */
+    st64(c, X64_RAX, d);
+}
+/* Integer division (§4.3.2 idiv/irem): divisor 0, and for the signed ones
+   -1 (overflow or a zero remainder), leave to the interpreter. */
+static void divide(jit_cc *c, uint32_t pc, int w, bool sign, bool rem, uint32_t d, uint32_t a, uint32_t b) {
+    x64_rm_slot(&c->b, 0, w, 0x8B, X64_RCX, b);
+    x64_rr(&c->b, 0, w, 0x85, X64_RCX, X64_RCX); /* test rcx, rcx */
+    exit_to(c, x64_jcc32(&c->b, X64_CC_E), pc);
+    if (sign) {
+        x64_rr(&c->b, 0, w, 0x83, 7, X64_RCX); /* cmp rcx, -1 */
+        x64_byte(&c->b, 0xFF);
+        exit_to(c, x64_jcc32(&c->b, X64_CC_E), pc);
+    }
+    x64_rm_slot(&c->b, 0, w, 0x8B, X64_RAX, a);
+    if (sign) {
+        if (w) x64_byte(&c->b, 0x48);
+        x64_byte(&c->b, 0x99); /* cdq / cqo */
+    } else {
+        x64_rr(&c->b, 0, 0, 0x33, X64_RDX, X64_RDX); /* xor edx, edx */
+    }
+    x64_rr(&c->b, 0, w, 0xF7, sign ? 7 : 6, X64_RCX);
+    st64(c, rem ? X64_RDX : X64_RAX, d);
+}
+/* clz / ctz with bsr / bsf: an input of 0 gives the width. */
+static void count_bits(jit_cc *c, int w, bool lead, uint32_t d, uint32_t a) {
+    int width = w ? 64 : 32;
+    x64_mov_imm32(&c->b, X64_RCX, lead ? (uint32_t)(2 * width - 1) : (uint32_t)width);
+    x64_rm_slot(&c->b, 0, w, lead ? 0x0FBD : 0x0FBC, X64_RAX, a); /* bsr/bsf rax, [a]: ZF when 0 */
+    x64_rr(&c->b, 0, w, 0x0F44, X64_RAX, X64_RCX);               /* cmove rax, rcx */
+    if (lead) {                                                    /* clz = (width - 1) ^ bsr */
+        x64_rr(&c->b, 0, w, 0x83, 6, X64_RAX);
+        x64_byte(&c->b, (uint8_t)(width - 1));
+    }
+    st64(c, X64_RAX, d);
+}
+
+/* ------------------------------------------------------------------------
+ * Memory 0: rax = the 32-bit address; the interpreter's bounds check
+ * (ea + n > size leaves, and the interpreter re-reads the size, then
+ * traps or goes on); the access at [r12 + rax + offset].
+ * ------------------------------------------------------------------------ */
+/* False when the offset is too large for a disp32: then the operation
+   always leaves to the interpreter. */
+static bool bounds(jit_cc *c, uint32_t pc, uint32_t offset, uint32_t n) {
+    if ((uint64_t)offset + n > 0x7FFFFFFFu) {
+        leave_here(c, pc);
+        return false;
+    }
+    x64_rm_base(&c->b, 0, 1, 0x8D, X64_RCX, X64_RAX, (int32_t)(offset + n)); /* lea rcx, [rax + offset + n] */
+    x64_rr(&c->b, 0, 1, 0x39, X64_R13, X64_RCX);                            /* cmp rcx, r13 */
+    exit_to(c, x64_jcc32(&c->b, X64_CC_A), pc);
+    return true;
+}
+typedef struct { uint32_t n; int pfx, w; uint32_t opc; } load_form;
+static bool load_form_of(uint32_t op, load_form *f) {
+    switch (op) {
+    case CMP_LOAD32: *f = (load_form){4, 0, 0, 0x8B}; return true;
+    case CMP_LOAD64: *f = (load_form){8, 0, 1, 0x8B}; return true;
+    case CMP_LOAD8_U: *f = (load_form){1, 0, 0, 0x0FB6}; return true;
+    case CMP_LOAD16_U: *f = (load_form){2, 0, 0, 0x0FB7}; return true;
+    case CMP_I32_LOAD8_S: *f = (load_form){1, 0, 0, 0x0FBE}; return true;
+    case CMP_I32_LOAD16_S: *f = (load_form){2, 0, 0, 0x0FBF}; return true;
+    case CMP_I64_LOAD8_S: *f = (load_form){1, 0, 1, 0x0FBE}; return true;
+    case CMP_I64_LOAD16_S: *f = (load_form){2, 0, 1, 0x0FBF}; return true;
+    case CMP_I64_LOAD32_S: *f = (load_form){4, 0, 1, 0x63}; return true;
+    default: return false;
+    }
+}
+static void load(jit_cc *c, uint32_t pc, const load_form *f, uint32_t d, uint32_t offset) {
+    if (!bounds(c, pc, offset, f->n)) return;
+    x64_rm_mem(&c->b, f->pfx, f->w, f->opc, X64_RAX, (int32_t)offset);
+    st64(c, X64_RAX, d);
+}
+static void store(jit_cc *c, uint32_t pc, uint32_t n, uint32_t value, uint32_t offset) {
+    if (!bounds(c, pc, offset, n)) return;
+    ld64(c, X64_RDX, value);
+    x64_rm_mem(&c->b, n == 2 ? 0x66 : 0, n == 8, n == 1 ? 0x88 : 0x89, X64_RDX, (int32_t)offset);
+}
+
+/* ------------------------------------------------------------------------
+ * Floating point with SSE2, the instructions the C compiler uses for the
+ * interpreter's bodies, so results (NaN bits included) are the same.
+ * ------------------------------------------------------------------------ */
+/* xmm0 = slot; xmm0 op= slot; slot = xmm0 (f32: zero-extended, as slots hold it). */
+static void fbin(jit_cc *c, int dbl, uint8_t op, uint32_t d, uint32_t a, uint32_t b) {
+    int pfx = dbl ? 0xF2 : 0xF3;
+    x64_rm_slot(&c->b, pfx, 0, 0x0F10, 0, a);
+    x64_rm_slot(&c->b, pfx, 0, 0x0F00 | op, 0, b);
+    x64_rr(&c->b, 0x66, dbl, 0x0F7E, 0, X64_RAX); /* movd/movq rax, xmm0 */
+    st64(c, X64_RAX, d);
+}
+static void fsqrt(jit_cc *c, int dbl, uint32_t d, uint32_t a) {
+    x64_rm_slot(&c->b, dbl ? 0xF2 : 0xF3, 0, 0x0F51, 0, a);
+    x64_rr(&c->b, 0x66, dbl, 0x0F7E, 0, X64_RAX);
+    st64(c, X64_RAX, d);
+}
+/* Comparisons: ucomis[sd] x, y; unordered sets ZF, PF and CF. a < b is
+   b > a, so every ordered test is "above" or "above or equal". */
+static void fcmp(jit_cc *c, int dbl, int kind, uint32_t d, uint32_t a, uint32_t b) {
+    int pfx = dbl ? 0xF2 : 0xF3;
+    bool swap = kind == 2 || kind == 4; /* lt, le */
+    x64_rm_slot(&c->b, pfx, 0, 0x0F10, 0, swap ? b : a);
+    x64_rm_slot(&c->b, dbl ? 0x66 : 0, 0, 0x0F2E, 0, swap ? a : b);
+    switch (kind) {
+    case 0: /* eq: ZF and not PF */
+        x64_setcc(&c->b, X64_CC_E, X64_RAX);
+        x64_setcc(&c->b, X64_CC_NP, X64_RCX);
+        x64_rr(&c->b, 0, 0, 0x22, X64_RAX, X64_RCX); /* and al, cl */
+        break;
+    case 1: /* ne: not ZF, or PF */
+        x64_setcc(&c->b, X64_CC_NE, X64_RAX);
+        x64_setcc(&c->b, X64_CC_P, X64_RCX);
+        x64_rr(&c->b, 0, 0, 0x0A, X64_RAX, X64_RCX); /* or al, cl */
+        break;
+    case 2: case 3: x64_setcc(&c->b, X64_CC_A, X64_RAX); break;
+    default: x64_setcc(&c->b, X64_CC_AE, X64_RAX); break;
+    }
+    x64_rr(&c->b, 0, 0, 0x0FB6, X64_RAX, X64_RAX);
+    st64(c, X64_RAX, d);
+}
+/* Sign bit operations on the bits: bt[rc] r, imm8 (/6 btr, /7 btc). */
+static void fsign(jit_cc *c, int dbl, int ext, uint32_t d, uint32_t a) {
+    x64_rm_slot(&c->b, 0, dbl, 0x8B, X64_RAX, a);
+    x64_rr(&c->b, 0, dbl, 0x0FBA, ext, X64_RAX);
+    x64_byte(&c->b, dbl ? 63 : 31);
+    st64(c, X64_RAX, d);
+}
+/* cvtsi2s[sd] xmm0, rax (rax: the integer, sign- or zero-extended to 64
+   bits, which is exact, so one rounding as the C conversion makes). */
+static void fconvert(jit_cc *c, int dbl, uint32_t d, uint32_t a, int how) {
+    if (how == 0) x64_rm_slot(&c->b, 0, 1, 0x63, X64_RAX, a);   /* i32_s: movsxd */
+    else if (how == 1) ld32(c, X64_RAX, a);                     /* i32_u */
+    else ld64(c, X64_RAX, a);                                    /* i64_s */
+    x64_rr(&c->b, dbl ? 0xF2 : 0xF3, 1, 0x0F2A, 0, X64_RAX);
+    x64_rr(&c->b, 0x66, dbl, 0x0F7E, 0, X64_RAX);
+    st64(c, X64_RAX, d);
+}
+
+/* ------------------------------------------------------------------------
+ * Calls between compiled functions of the module (CALL_INTERNAL) and
+ * returns to a compiled caller: what the interpreter's `enter` and RETURN
+ * do, on its own frame records (exec.h), so either side can go on from
+ * them. Anything else (the callee not compiled yet, a limit reached, a
+ * return to an interpreted caller, another instance, the last frame)
+ * leaves at the operation, and the interpreter does it.
+ * ------------------------------------------------------------------------ */
+static void call_internal(jit_cc *c, uint32_t pc, uint32_t own_index, uint32_t base) {
+    x64_buf *b = &c->b;
+    x64_rm_base(b, 0, 1, 0x8B, X64_RAX, X64_RBP, R_CODE_TABLE);
+    x64_rm_base(b, 0, 1, 0x8B, X64_RAX, X64_RAX, (int32_t)(own_index * 8));  /* rax = the callee's cmp_func */
+    x64_rm_base(b, 0, 1, 0x8B, X64_RCX, X64_RAX, (int32_t)offsetof(cmp_func, jit));
+    x64_rr(b, 0, 1, 0x85, X64_RCX, X64_RCX);
+    exit_to(c, x64_jcc32(b, X64_CC_E), pc);                                    /* not compiled */
+    x64_rm_base(b, 0, 1, 0x8B, X64_RDX, X64_RBP, R_FRAME);
+    x64_rm_base(b, 0, 1, 0x3B, X64_RDX, X64_RBP, R_FRAMES_END);
+    exit_to(c, x64_jcc32(b, X64_CC_AE), pc);                                   /* no frame record */
+    x64_rm_slot(b, 0, 1, 0x8D, X64_RSI, base);                                 /* rsi = nfp */
+    x64_rm_base(b, 0, 0, 0x8B, X64_RDI, X64_RAX, (int32_t)offsetof(cmp_func, frame_size));
+    static const uint8_t lea_end[] = {0x48, 0x8D, 0x3C, 0xFE};                 /* lea rdi, [rsi + rdi*8] */
+    for (size_t i = 0; i < sizeof lea_end; i++) x64_byte(b, lea_end[i]);
+    x64_rm_base(b, 0, 1, 0x3B, X64_RDI, X64_RBP, R_STACK_END);
+    exit_to(c, x64_jcc32(b, X64_CC_A), pc);                                    /* no stack */
+    /* The frame record, as `enter` writes it. */
+    x64_mov_imm64(b, X64_RDI, (uint64_t)(uintptr_t)(c->cf->code + pc + CMP_LEN_CALL_INTERNAL));
+    x64_rm_base(b, 0, 1, 0x89, X64_RDI, X64_RDX, F_RET_IP);
+    x64_rm_base(b, 0, 1, 0x89, X64_RBX, X64_RDX, F_FP);
+    x64_mov_imm64(b, X64_RDI, (uint64_t)(uintptr_t)c->cf);
+    x64_rm_base(b, 0, 1, 0x89, X64_RDI, X64_RDX, F_FN);
+    x64_rm_base(b, 0, 1, 0x8B, X64_RDI, X64_RBP, R_INST);
+    x64_rm_base(b, 0, 1, 0x89, X64_RDI, X64_RDX, F_INST);
+    x64_rr(b, 0, 1, 0x83, 0, X64_RDX);                                         /* add rdx, sizeof record */
+    x64_byte(b, (uint8_t)F_SIZE);
+    x64_rm_base(b, 0, 1, 0x89, X64_RDX, X64_RBP, R_FRAME);
+    x64_rm_base(b, 0, 1, 0x89, X64_RAX, X64_RBP, R_FN);
+    x64_rr(b, 0, 1, 0x8B, X64_RBX, X64_RSI);                                   /* fp = nfp */
+    x64_rm_base(b, 0, 1, 0x8B, X64_RAX, X64_RCX, (int32_t)offsetof(jit_func, code));
+    x64_rm_base(b, 0, 1, 0x03, X64_RAX, X64_RCX, (int32_t)offsetof(jit_func, entry));
+    x64_byte(b, 0xFF);                                                         /* jmp rax */
+    x64_byte(b, 0xE0);
+}
+static void emit_return(jit_cc *c, uint32_t pc) {
+    x64_buf *b = &c->b;
+    x64_rm_base(b, 0, 1, 0x8B, X64_RDX, X64_RBP, R_FRAME);
+    x64_rm_base(b, 0, 1, 0x3B, X64_RDX, X64_RBP, R_FRAMES_BASE);
+    exit_to(c, x64_jcc32(b, X64_CC_E), pc);                                    /* the last frame: finished */
+    x64_rm_base(b, 0, 1, 0x8B, X64_RAX, X64_RDX, F_FN - F_SIZE);               /* the caller */
+    x64_rm_base(b, 0, 1, 0x8B, X64_RSI, X64_RAX, (int32_t)offsetof(cmp_func, jit));
+    x64_rr(b, 0, 1, 0x85, X64_RSI, X64_RSI);
+    exit_to(c, x64_jcc32(b, X64_CC_E), pc);                                    /* interpreted */
+    x64_rm_base(b, 0, 1, 0x8B, X64_RCX, X64_RDX, F_INST - F_SIZE);
+    x64_rm_base(b, 0, 1, 0x3B, X64_RCX, X64_RBP, R_INST);
+    exit_to(c, x64_jcc32(b, X64_CC_NE), pc);                                   /* another instance */
+    x64_rr(b, 0, 1, 0x83, 5, X64_RDX);                                         /* sub rdx, sizeof record */
+    x64_byte(b, (uint8_t)F_SIZE);
+    x64_rm_base(b, 0, 1, 0x89, X64_RDX, X64_RBP, R_FRAME);
+    x64_rm_base(b, 0, 1, 0x89, X64_RAX, X64_RBP, R_FN);
+    x64_rm_base(b, 0, 1, 0x8B, X64_RBX, X64_RDX, F_FP);
+    /* Go on at the return address's code: jit->code + jit->map[ret_ip - code]. */
+    x64_rm_base(b, 0, 1, 0x8B, X64_RCX, X64_RDX, F_RET_IP);
+    x64_rm_base(b, 0, 1, 0x2B, X64_RCX, X64_RAX, (int32_t)offsetof(cmp_func, code));
+    x64_rr(b, 0, 1, 0xC1, 5, X64_RCX);                                         /* shr rcx, 2 */
+    x64_byte(b, 2);
+    x64_rm_base(b, 0, 1, 0x8B, X64_RDI, X64_RSI, (int32_t)offsetof(jit_func, map));
+    static const uint8_t ld_map[] = {0x8B, 0x0C, 0x8F};                        /* mov ecx, [rdi + rcx*4] */
+    for (size_t i = 0; i < sizeof ld_map; i++) x64_byte(b, ld_map[i]);
+    x64_rm_base(b, 0, 1, 0x03, X64_RCX, X64_RSI, (int32_t)offsetof(jit_func, code));
+    x64_byte(b, 0xFF);                                                         /* jmp rcx */
+    x64_byte(b, 0xE1);
+}
+/* The entry of a compiled call (jit_func.entry): exec_frame_init, then the
+   entry's safe point, as `enter` does it. */
+static void emit_entry(jit_cc *c) {
+    x64_buf *b = &c->b;
+    const cmp_func *cf = c->cf;
+    uint32_t nzero = cf->nlocals - cf->nparams;
+    if (nzero <= 16) {
+        if (nzero) x64_rr(b, 0, 0, 0x33, X64_RAX, X64_RAX);                   /* xor eax, eax */
+        for (uint32_t i = cf->nparams; i < cf->nlocals; i++) st64(c, X64_RAX, i);
+    } else {
+        x64_rm_slot(b, 0, 1, 0x8D, X64_RDI, cf->nparams);                       /* lea rdi, first */
+        x64_mov_imm32(b, X64_RCX, nzero);
+        x64_rr(b, 0, 0, 0x33, X64_RAX, X64_RAX);
+        x64_byte(b, 0xF3);                                                      /* rep stosq */
+        x64_byte(b, 0x48);
+        x64_byte(b, 0xAB);
+    }
+    if (cf->nconsts <= 16) {
+        for (uint32_t i = 0; i < cf->nconsts; i++) {
+            x64_mov_imm64(b, X64_RAX, cf->consts[i]);
+            st64(c, X64_RAX, cf->nlocals + i);
+        }
+    } else {
+        x64_rm_slot(b, 0, 1, 0x8D, X64_RDI, cf->nlocals);
+        x64_mov_imm64(b, X64_RSI, (uint64_t)(uintptr_t)cf->consts);
+        x64_mov_imm32(b, X64_RCX, cf->nconsts);
+        x64_byte(b, 0xF3);                                                      /* rep movsq */
+        x64_byte(b, 0x48);
+        x64_byte(b, 0xA5);
+    }
+    x64_byte(b, 0x41);                                                          /* cmp dword [r14], 0 */
+    x64_byte(b, 0x83);
+    x64_byte(b, 0x3E);
+    x64_byte(b, 0x00);
+    c->attention_exit = x64_jcc32(b, X64_CC_NE);
+    jump_to(c, x64_jmp32(b), 0);
+}
+
+/* ------------------------------------------------------------------------
+ * One operation.
+ * ------------------------------------------------------------------------ */
+static uint32_t first_of_pair(uint32_t op) {
+    static const uint16_t first[] = {
+#define CMP_PAIR_FORM(op_, a, b, form) CMP_##a,
+        CMP_PAIR_FORMS
+#undef CMP_PAIR_FORM
+    };
+#define CMP_X_COUNT(name, ...) +1
+    enum { NBASE = 0 CMP_OPS(CMP_X_COUNT) };
+#undef CMP_X_COUNT
+    return op >= NBASE && op - NBASE < sizeof first / sizeof first[0] ? first[op - NBASE] : op;
+}
+
+static const int int_cc[] = {X64_CC_E, X64_CC_NE, X64_CC_L, X64_CC_B, X64_CC_G,
+                             X64_CC_A, X64_CC_LE, X64_CC_BE, X64_CC_GE, X64_CC_AE};
+
+/* Emits the operation at pc; false when it is not one the tier handles. */
+static bool emit_op(jit_cc *c, uint32_t pc) {
+    const uint32_t *ip = c->code + pc;
+    uint32_t op = first_of_pair(ip[0]);
+    load_form lf;
+    switch (op) {
+    /* comparisons: EQ NE LT_S LT_U GT_S GT_U LE_S LE_U GE_S GE_U, in the table's order */
+    case CMP_I32_EQZ: case CMP_I64_EQZ:
+        cmp_imm(c, op == CMP_I64_EQZ, ip[2], 0);
+        set_bool(c, X64_CC_E, ip[1]);
+        return true;
+    case CMP_I32_EQ ... CMP_I32_GE_U:
+        cmp_slot(c, 0, ip[2], ip[3]);
+        set_bool(c, int_cc[op - CMP_I32_EQ], ip[1]);
+        return true;
+    case CMP_I64_EQ ... CMP_I64_GE_U:
+        cmp_slot(c, 1, ip[2], ip[3]);
+        set_bool(c, int_cc[op - CMP_I64_EQ], ip[1]);
+        return true;
+    case CMP_I32_EQ_IMM ... CMP_I32_GE_U_IMM:
+        cmp_imm(c, 0, ip[2], ip[3]);
+        set_bool(c, int_cc[op - CMP_I32_EQ_IMM], ip[1]);
+        return true;
+    case CMP_I64_EQ_IMM ... CMP_I64_GE_U_IMM:
+        cmp_imm(c, 1, ip[2], ip[3]);
+        set_bool(c, int_cc[op - CMP_I64_EQ_IMM], ip[1]);
+        return true;
+    case CMP_F32_EQ ... CMP_F32_GE: fcmp(c, 0, (int)(op - CMP_F32_EQ), ip[1], ip[2], ip[3]); return true;
+    case CMP_F64_EQ ... CMP_F64_GE: fcmp(c, 1, (int)(op - CMP_F64_EQ), ip[1], ip[2], ip[3]); return true;
+
+    /* integer arithmetic */
+    case CMP_I32_ADD: bin(c, 0, AL_ADD, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_SUB: bin(c, 0, AL_SUB, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_MUL: bin(c, 0, AL_MUL, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_AND: bin(c, 0, AL_AND, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_OR: bin(c, 0, AL_OR, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_XOR: bin(c, 0, AL_XOR, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_SHL: bin(c, 0, AL_SHL, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_SHR_S: bin(c, 0, AL_SHR_S, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_SHR_U: bin(c, 0, AL_SHR_U, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_ROTL: bin(c, 0, AL_ROTL, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_ROTR: bin(c, 0, AL_ROTR, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_ADD: bin(c, 1, AL_ADD, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_SUB: bin(c, 1, AL_SUB, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_MUL: bin(c, 1, AL_MUL, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_AND: bin(c, 1, AL_AND, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_OR: bin(c, 1, AL_OR, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_XOR: bin(c, 1, AL_XOR, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_SHL: bin(c, 1, AL_SHL, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_SHR_S: bin(c, 1, AL_SHR_S, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_SHR_U: bin(c, 1, AL_SHR_U, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_ROTL: bin(c, 1, AL_ROTL, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_ROTR: bin(c, 1, AL_ROTR, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_ADD_IMM: bin_imm(c, 0, AL_ADD, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_SUB_IMM: bin_imm(c, 0, AL_SUB, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_MUL_IMM: bin_imm(c, 0, AL_MUL, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_AND_IMM: bin_imm(c, 0, AL_AND, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_OR_IMM: bin_imm(c, 0, AL_OR, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_XOR_IMM: bin_imm(c, 0, AL_XOR, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_SHL_IMM: bin_imm(c, 0, AL_SHL, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_SHR_S_IMM: bin_imm(c, 0, AL_SHR_S, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_SHR_U_IMM: bin_imm(c, 0, AL_SHR_U, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_ROTL_IMM: bin_imm(c, 0, AL_ROTL, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_ADD_IMM: bin_imm(c, 1, AL_ADD, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_SUB_IMM: bin_imm(c, 1, AL_SUB, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_MUL_IMM: bin_imm(c, 1, AL_MUL, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_AND_IMM: bin_imm(c, 1, AL_AND, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_OR_IMM: bin_imm(c, 1, AL_OR, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_XOR_IMM: bin_imm(c, 1, AL_XOR, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_SHL_IMM: bin_imm(c, 1, AL_SHL, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_SHR_S_IMM: bin_imm(c, 1, AL_SHR_S, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_SHR_U_IMM: bin_imm(c, 1, AL_SHR_U, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_ROTL_IMM: bin_imm(c, 1, AL_ROTL, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_DIV_S: divide(c, pc, 0, true, false, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_DIV_U: divide(c, pc, 0, false, false, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_REM_S: divide(c, pc, 0, true, true, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_REM_U: divide(c, pc, 0, false, true, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_DIV_S: divide(c, pc, 1, true, false, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_DIV_U: divide(c, pc, 1, false, false, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_REM_S: divide(c, pc, 1, true, true, ip[1], ip[2], ip[3]); return true;
+    case CMP_I64_REM_U: divide(c, pc, 1, false, true, ip[1], ip[2], ip[3]); return true;
+    case CMP_I32_CLZ: count_bits(c, 0, true, ip[1], ip[2]); return true;
+    case CMP_I32_CTZ: count_bits(c, 0, false, ip[1], ip[2]); return true;
+    case CMP_I64_CLZ: count_bits(c, 1, true, ip[1], ip[2]); return true;
+    case CMP_I64_CTZ: count_bits(c, 1, false, ip[1], ip[2]); return true;
+    case CMP_I32_WRAP_I64: ld32(c, X64_RAX, ip[2]); st64(c, X64_RAX, ip[1]); return true;
+    case CMP_I64_EXTEND_I32_S: case CMP_I64_EXTEND32_S:
+        x64_rm_slot(&c->b, 0, 1, 0x63, X64_RAX, ip[2]);
+        st64(c, X64_RAX, ip[1]);
+        return true;
+    case CMP_I32_EXTEND8_S: case CMP_I32_EXTEND16_S: case CMP_I64_EXTEND8_S: case CMP_I64_EXTEND16_S: {
+        bool byte = op == CMP_I32_EXTEND8_S || op == CMP_I64_EXTEND8_S;
+        bool w = op == CMP_I64_EXTEND8_S || op == CMP_I64_EXTEND16_S;
+        x64_rm_slot(&c->b, 0, w, byte ? 0x0FBE : 0x0FBF, X64_RAX, ip[2]);
+        st64(c, X64_RAX, ip[1]);
+        return true;
+    }
+    case CMP_I32_SHR_U_AND: /* dst, a, shift, mask */
+        ld32(c, X64_RAX, ip[2]);
+        alu_imm(c, 0, AL_SHR_U, X64_RAX, ip[3]);
+        alu_imm(c, 0, AL_AND, X64_RAX, ip[4]);
+        st64(c, X64_RAX, ip[1]);
+        return true;
+    case CMP_I32_XOR_ROTL: /* dst, a, b, k: a ^ rotl(b, k) */
+        ld32(c, X64_RAX, ip[3]);
+        alu_imm(c, 0, AL_ROTL, X64_RAX, ip[4]);
+        alu_slot(c, 0, AL_XOR, X64_RAX, ip[2]);
+        st64(c, X64_RAX, ip[1]);
+        return true;
+    case CMP_I32_ADD3:
+        ld32(c, X64_RAX, ip[2]);
+        alu_slot(c, 0, AL_ADD, X64_RAX, ip[3]);
+        alu_slot(c, 0, AL_ADD, X64_RAX, ip[4]);
+        st64(c, X64_RAX, ip[1]);
+        return true;
+
+    /* floating point */
+    case CMP_F32_ADD: fbin(c, 0, 0x58, ip[1], ip[2], ip[3]); return true;
+    case CMP_F32_SUB: fbin(c, 0, 0x5C, ip[1], ip[2], ip[3]); return true;
+    case CMP_F32_MUL: fbin(c, 0, 0x59, ip[1], ip[2], ip[3]); return true;
+    case CMP_F32_DIV: fbin(c, 0, 0x5E, ip[1], ip[2], ip[3]); return true;
+    case CMP_F64_ADD: fbin(c, 1, 0x58, ip[1], ip[2], ip[3]); return true;
+    case CMP_F64_SUB: fbin(c, 1, 0x5C, ip[1], ip[2], ip[3]); return true;
+    case CMP_F64_MUL: fbin(c, 1, 0x59, ip[1], ip[2], ip[3]); return true;
+    case CMP_F64_DIV: fbin(c, 1, 0x5E, ip[1], ip[2], ip[3]); return true;
+    case CMP_F32_SQRT: fsqrt(c, 0, ip[1], ip[2]); return true;
+    case CMP_F64_SQRT: fsqrt(c, 1, ip[1], ip[2]); return true;
+    case CMP_F32_ABS: fsign(c, 0, 6, ip[1], ip[2]); return true;
+    case CMP_F32_NEG: fsign(c, 0, 7, ip[1], ip[2]); return true;
+    case CMP_F64_ABS: fsign(c, 1, 6, ip[1], ip[2]); return true;
+    case CMP_F64_NEG: fsign(c, 1, 7, ip[1], ip[2]); return true;
+    case CMP_F32_CONVERT_I32_S: fconvert(c, 0, ip[1], ip[2], 0); return true;
+    case CMP_F32_CONVERT_I32_U: fconvert(c, 0, ip[1], ip[2], 1); return true;
+    case CMP_F32_CONVERT_I64_S: fconvert(c, 0, ip[1], ip[2], 2); return true;
+    case CMP_F64_CONVERT_I32_S: fconvert(c, 1, ip[1], ip[2], 0); return true;
+    case CMP_F64_CONVERT_I32_U: fconvert(c, 1, ip[1], ip[2], 1); return true;
+    case CMP_F64_CONVERT_I64_S: fconvert(c, 1, ip[1], ip[2], 2); return true;
+    case CMP_F64_PROMOTE_F32: case CMP_F32_DEMOTE_F64: {
+        bool up = op == CMP_F64_PROMOTE_F32;
+        x64_rm_slot(&c->b, up ? 0xF3 : 0xF2, 0, 0x0F5A, 0, ip[2]);
+        x64_rr(&c->b, 0x66, up, 0x0F7E, 0, X64_RAX);
+        st64(c, X64_RAX, ip[1]);
+        return true;
+    }
+
+    /* data movement */
+    case CMP_COPY: ld64(c, X64_RAX, ip[2]); st64(c, X64_RAX, ip[1]); return true;
+    case CMP_COPY2: /* the second source is read after the first store */
+        ld64(c, X64_RAX, ip[2]);
+        st64(c, X64_RAX, ip[1]);
+        ld64(c, X64_RAX, ip[4]);
+        st64(c, X64_RAX, ip[3]);
+        return true;
+    case CMP_CONST32: x64_mov_imm32(&c->b, X64_RAX, ip[2]); st64(c, X64_RAX, ip[1]); return true;
+    case CMP_CONST64:
+        x64_mov_imm64(&c->b, X64_RAX, (uint64_t)ip[2] | (uint64_t)ip[3] << 32);
+        st64(c, X64_RAX, ip[1]);
+        return true;
+    case CMP_SELECT: /* dst, cond, a (if cond), b */
+        ld64(c, X64_RAX, ip[3]);
+        cmp_imm(c, 0, ip[2], 0);
+        x64_rm_slot(&c->b, 0, 1, 0x0F44, X64_RAX, ip[4]); /* cmove rax, [b] */
+        st64(c, X64_RAX, ip[1]);
+        return true;
+    case CMP_GLOBAL_GET:
+        x64_rm_base(&c->b, 0, 1, 0x8B, X64_RAX, X64_R15, (int32_t)(ip[2] * 8));
+        x64_rm_base(&c->b, 0, 1, 0x8B, X64_RAX, X64_RAX, (int32_t)offsetof(weft_global, value));
+        st64(c, X64_RAX, ip[1]);
+        return true;
+    case CMP_GLOBAL_SET:
+        x64_rm_base(&c->b, 0, 1, 0x8B, X64_RCX, X64_R15, (int32_t)(ip[1] * 8));
+        ld64(c, X64_RAX, ip[2]);
+        x64_rm_base(&c->b, 0, 1, 0x89, X64_RAX, X64_RCX, (int32_t)offsetof(weft_global, value));
+        return true;
+
+    /* memory 0 */
+    case CMP_STORE8: case CMP_STORE16: case CMP_STORE32: case CMP_STORE64: {
+        uint32_t n = op == CMP_STORE8 ? 1 : op == CMP_STORE16 ? 2 : op == CMP_STORE32 ? 4 : 8;
+        ld32(c, X64_RAX, ip[1]);
+        store(c, pc, n, ip[2], ip[3]);
+        return true;
+    }
+    case CMP_F64_ADD_LD: case CMP_F64_SUB_LD: case CMP_F64_MUL_LD:
+    case CMP_F32_ADD_LD: case CMP_F32_SUB_LD: case CMP_F32_MUL_LD: case CMP_I32_ADD_LD: {
+        /* dst, a, address, offset: a op the value loaded */
+        bool dbl = op <= CMP_F64_MUL_LD;
+        uint32_t n = dbl ? 8 : 4;
+        ld32(c, X64_RAX, ip[3]);
+        if (!bounds(c, pc, ip[4], n)) return true;
+        if (op == CMP_I32_ADD_LD) {
+            ld32(c, X64_RCX, ip[2]);
+            x64_rm_mem(&c->b, 0, 0, 0x03, X64_RCX, (int32_t)ip[4]);
+            st64(c, X64_RCX, ip[1]);
+            return true;
+        }
+        static const uint8_t sse[] = {0x58, 0x5C, 0x59};
+        uint32_t k = dbl ? op - CMP_F64_ADD_LD : op - CMP_F32_ADD_LD;
+        x64_rm_slot(&c->b, dbl ? 0xF2 : 0xF3, 0, 0x0F10, 0, ip[2]);
+        x64_rm_mem(&c->b, dbl ? 0xF2 : 0xF3, 0, 0x0F00 | sse[k], 0, (int32_t)ip[4]);
+        x64_rr(&c->b, 0x66, dbl, 0x0F7E, 0, X64_RAX);
+        st64(c, X64_RAX, ip[1]);
+        return true;
+    }
+    default:
+        break;
+    }
+    if (load_form_of(op, &lf)) { /* dst, address, offset */
+        ld32(c, X64_RAX, ip[2]);
+        load(c, pc, &lf, ip[1], ip[3]);
+        return true;
+    }
+    if (op >= CMP_LOAD32_ADDI && op <= CMP_I64_LOAD32_S_ADD) {
+        /* dst, a, imm or b, offset: the address is the 32-bit sum */
+        bool addi = op <= CMP_I64_LOAD32_S_ADDI;
+        load_form_of(addi ? op - CMP_LOAD32_ADDI + CMP_LOAD32 : op - CMP_LOAD32_ADD + CMP_LOAD32, &lf);
+        ld32(c, X64_RAX, ip[2]);
+        if (addi) alu_imm(c, 0, AL_ADD, X64_RAX, ip[3]);
+        else alu_slot(c, 0, AL_ADD, X64_RAX, ip[3]);
+        load(c, pc, &lf, ip[1], ip[4]);
+        return true;
+    }
+
+    /* control */
+    switch (op) {
+    case CMP_BR: taken(c, pc, target_of(c->code, pc, 1)); return true;
+    case CMP_BR_IF: case CMP_BR_UNLESS:
+        cmp_imm(c, 0, ip[1], 0);
+        branch_if(c, op == CMP_BR_IF ? X64_CC_NE : X64_CC_E, pc, target_of(c->code, pc, 2));
+        return true;
+    case CMP_BR_IF_I32_EQZ: case CMP_BR_IF_I64_EQZ: case CMP_BR_IF_I64_NEZ:
+        cmp_imm(c, op != CMP_BR_IF_I32_EQZ, ip[1], 0);
+        branch_if(c, op == CMP_BR_IF_I64_NEZ ? X64_CC_NE : X64_CC_E, pc, target_of(c->code, pc, 2));
+        return true;
+    case CMP_BR_IF_I32_EQ ... CMP_BR_IF_I64_GE_U: {
+        bool w = op >= CMP_BR_IF_I64_EQ;
+        cmp_slot(c, w, ip[1], ip[2]);
+        branch_if(c, int_cc[op - (w ? CMP_BR_IF_I64_EQ : CMP_BR_IF_I32_EQ)], pc, target_of(c->code, pc, 3));
+        return true;
+    }
+    case CMP_BR_IF_I32_EQ_IMM ... CMP_BR_IF_I64_GE_U_IMM: {
+        bool w = op >= CMP_BR_IF_I64_EQ_IMM;
+        cmp_imm(c, w, ip[1], ip[2]);
+        branch_if(c, int_cc[op - (w ? CMP_BR_IF_I64_EQ_IMM : CMP_BR_IF_I32_EQ_IMM)], pc, target_of(c->code, pc, 3));
+        return true;
+    }
+    case CMP_BR_TABLE: { /* index, n, then n + 1 targets */
+        uint32_t n = ip[2];
+        x64_byte(&c->b, 0x41); /* cmp dword [r14], 0: the interpreter takes it */
+        x64_byte(&c->b, 0x83);
+        x64_byte(&c->b, 0x3E);
+        x64_byte(&c->b, 0x00);
+        exit_to(c, x64_jcc32(&c->b, X64_CC_NE), pc);
+        ld32(c, X64_RAX, ip[1]);
+        x64_mov_imm32(&c->b, X64_RCX, n);
+        x64_rr(&c->b, 0, 0, 0x39, X64_RCX, X64_RAX);     /* cmp eax, ecx */
+        x64_rr(&c->b, 0, 0, 0x0F43, X64_RAX, X64_RCX);   /* cmovae eax, ecx */
+        x64_byte(&c->b, 0x48);                           /* lea rcx, [rip + table] */
+        x64_byte(&c->b, 0x8D);
+        x64_byte(&c->b, 0x0D);
+        size_t lea_at = c->b.len;
+        x64_u32(&c->b, 0);
+        x64_byte(&c->b, 0x48);                           /* movsxd rax, [rcx + rax*4] */
+        x64_byte(&c->b, 0x63);
+        x64_byte(&c->b, 0x04);
+        x64_byte(&c->b, 0x81);
+        x64_rr(&c->b, 0, 1, 0x01, X64_RCX, X64_RAX);     /* add rax, rcx */
+        x64_byte(&c->b, 0xFF);                           /* jmp rax */
+        x64_byte(&c->b, 0xE0);
+        x64_patch_rel32(&c->b, lea_at, c->b.len);
+        /* The table: each entry the distance from the table to a jump to
+           its target (a rel32 jump, patched with the others). */
+        size_t table = c->b.len;
+        for (uint32_t i = 0; i <= n; i++) x64_u32(&c->b, 0);
+        for (uint32_t i = 0; i <= n; i++) {
+            if (!c->b.oom) {
+                uint32_t rel = (uint32_t)(c->b.len - table);
+                memcpy(c->b.p + table + 4 * i, &rel, 4);
+            }
+            jump_to(c, x64_jmp32(&c->b), target_of(c->code, pc, 3 + i));
+        }
+        return true;
+    }
+    case CMP_CALL_INTERNAL: call_internal(c, pc, ip[1], ip[2]); return true;
+    case CMP_RETURN: emit_return(c, pc); return true;
+    /* What the interpreter does in the frame: other calls (it pushes the
+       frame record and enters the callee, compiled or not), traps. */
+    case CMP_CALL: case CMP_CALL_INDIRECT: case CMP_UNREACHABLE:
+        leave_here(c, pc);
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The epilogue every exit jumps to: the way out of weft_jit_enter_. */
+static void emit_epilogue(x64_buf *b) {
+    x64_rm_base(b, 0, 1, 0x89, X64_RBX, X64_RBP, R_FP);               /* the frame it leaves in */
+    static const uint8_t bytes[] = {0x48, 0x83, 0xC4, 0x08,              /* add rsp, 8 */
+                                    0x41, 0x5F, 0x41, 0x5E, 0x41, 0x5D,  /* pop r15, r14, r13 */
+                                    0x41, 0x5C, 0x5B, 0x5D, 0xC3};       /* pop r12, rbx, rbp; ret */
+    for (size_t i = 0; i < sizeof bytes; i++) x64_byte(b, bytes[i]);
+}
+
+static void jit_cc_free(jit_cc *c) {
+    free(c->b.p);
+    free(c->jumps);
+    free(c->exits);
+    free(c->map);
+}
+
+/* Largest slot a disp32 of 8 * slot reaches. */
+#define JIT_MAX_SLOT (0x7FFFFFFFu / 8)
+
+void jit_compile(const mod_module *m, cmp_func *cf) {
+    (void)m;
+    cf->jit = NULL;
+    if (cf->frame_size > JIT_MAX_SLOT) goto fell_back;
+    jit_cc c;
+    memset(&c, 0, sizeof c);
+    c.cf = cf;
+    c.code = cf->code;
+    c.map = malloc((cf->code_len ? cf->code_len : 1) * sizeof *c.map);
+    if (!c.map) goto fell_back;
+    for (uint32_t i = 0; i < cf->code_len; i++) c.map[i] = JIT_NO_ENTRY;
+    size_t entry = c.b.len;
+    emit_entry(&c);
+    for (uint32_t pc = 0; pc < cf->code_len; pc += cmp_op_length(cf->code + pc)) {
+        c.map[pc] = (uint32_t)c.b.len;
+        if (!emit_op(&c, pc)) {
+#ifdef WEFT_JIT_DEBUG
+            fprintf(stderr, "jit: function %u falls back at %s\n", cf->func_index, cmp_op_name(cf->code[pc]));
+#endif
+            jit_cc_free(&c);
+            goto fell_back;
+        }
+    }
+    /* Falling off the end cannot happen (a function ends in RETURN); the
+       exits: each operation's stub loads its word index and leaves. */
+    size_t epilogue = c.b.len;
+    emit_epilogue(&c.b);
+    x64_patch_rel32(&c.b, c.attention_exit, c.b.len);
+    x64_mov_imm32(&c.b, X64_RAX, JIT_AT_ATTENTION); /* word 0, the entry's safe point */
+    x64_patch_rel32(&c.b, x64_jmp32(&c.b), epilogue);
+    uint32_t *stub = calloc(cf->code_len ? cf->code_len : 1, sizeof *stub); /* offset + 1 */
+    if (!stub) c.oom = true;
+    for (uint32_t i = 0; stub && i < c.nexits; i++) {
+        uint32_t pc = c.exits[i].pc;
+        if (!stub[pc]) {
+            stub[pc] = (uint32_t)c.b.len + 1;
+            x64_mov_imm32(&c.b, X64_RAX, pc);
+            x64_patch_rel32(&c.b, x64_jmp32(&c.b), epilogue);
+        }
+        x64_patch_rel32(&c.b, c.exits[i].at, stub[pc] - 1);
+    }
+    free(stub);
+    for (uint32_t i = 0; i < c.njumps; i++) {
+        if (c.map[c.jumps[i].pc] == JIT_NO_ENTRY) c.oom = true; /* not an operation: cannot happen */
+        else x64_patch_rel32(&c.b, c.jumps[i].at, c.map[c.jumps[i].pc]);
+    }
+    if (c.oom || c.b.oom || c.b.len > 0x7FFFFFFF) {
+        jit_cc_free(&c);
+        goto fell_back;
+    }
+    /* W^X: written while read + write, then read + execute for good. */
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t bytes = (c.b.len + page - 1) & ~(page - 1);
+    uint8_t *code = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    jit_func *j = malloc(sizeof *j);
+    if (code == MAP_FAILED || !j) {
+        if (code != MAP_FAILED) munmap(code, bytes);
+        free(j);
+        jit_cc_free(&c);
+        goto fell_back;
+    }
+    memcpy(code, c.b.p, c.b.len);
+    if (mprotect(code, bytes, PROT_READ | PROT_EXEC) != 0) {
+        munmap(code, bytes);
+        free(j);
+        jit_cc_free(&c);
+        goto fell_back;
+    }
+    j->code = code;
+    j->bytes = bytes;
+    j->map = c.map;
+    j->entry = entry;
+    c.map = NULL;
+    jit_cc_free(&c);
+    cf->jit = j;
+    atomic_fetch_add_explicit(&jit_compiled, 1, memory_order_relaxed);
+    return;
+fell_back:
+    atomic_fetch_add_explicit(&jit_fell_back, 1, memory_order_relaxed);
+}
+
+void jit_free(cmp_func *cf) {
+    jit_func *j = (jit_func *)cf->jit;
+    if (!j) return;
+    munmap(j->code, j->bytes);
+    free(j->map);
+    free(j);
+    cf->jit = NULL;
+}
+
+#else /* no compiler tier on this machine */
+
+void weft_jit_stats(uint64_t *compiled, uint64_t *fell_back) {
+    if (compiled) *compiled = 0;
+    if (fell_back) *fell_back = 0;
+}
+bool weft_jit_built(void) { return false; }
+void jit_compile(const mod_module *m, cmp_func *cf) {
+    (void)m;
+    cf->jit = NULL;
+}
+void jit_free(cmp_func *cf) { (void)cf; }
+uint32_t jit_run(const cmp_func *cf, uint32_t pc, jit_regs *r) {
+    (void)cf;
+    (void)r;
+    return pc;
+}
+
+#endif

@@ -1,0 +1,245 @@
+/*
+ * jit_test — the compiler tier (docs/jit.md, src/jit/).
+ *
+ * 1. The emitter's encodings (src/jit/x64.h) against the bytes of the
+ *    Intel SDM's forms (checked with GNU as/objdump when written; the test
+ *    does not need binutils).
+ * 2. Compiled code computes what the interpreter computes, and counts the
+ *    same fuel: tests/unit/data/suspend_loop.wasm (a loop with a call in
+ *    every iteration) under WEFT_TIER_INTERP and WEFT_TIER_JIT.
+ * 3. Compiled code honours the attention word: a long run on the compiler
+ *    tier is suspended from another thread, resumed, and finishes with the
+ *    uninterrupted result.
+ * 4. Traps: tests/unit/data/jit_trap.wasm (built with `wat2wasm
+ *    --debug-names` from the .wat beside it) traps three compiled calls
+ *    deep; with every fuel budget from 1 to 110 (running out at a branch
+ *    or at a compiled call's entry) and unmetered, both tiers give the
+ *    same trap, message and backtrace.
+ *
+ * Exits 0 when every check passes. On a build without the tier (not x86-64
+ * Linux) parts 1 and 2's compile count are skipped, saying so.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "jit/jit.h"
+
+#include "check.h"
+
+#if WEFT_JIT
+#include "jit/x64.h"
+
+static void encodings(void) {
+    x64_buf b = {0};
+    x64_rm_slot(&b, 0, 1, 0x8B, X64_RAX, 2);                      /* mov rax, [rbx+16] */
+    x64_rm_slot(&b, 0, 0, 0x8B, X64_RCX, 100);                    /* mov ecx, [rbx+800] */
+    x64_rm_mem(&b, 0, 0, 0x0FB6, X64_RAX, 8);                     /* movzx eax, byte [r12+rax+8] */
+    x64_rr(&b, 0, 1, 0x39, X64_R13, X64_RCX);                     /* cmp rcx, r13 */
+    x64_rm_slot(&b, 0xF2, 0, 0x0F58, 0, 1);                       /* addsd xmm0, [rbx+8] */
+    x64_rr(&b, 0x66, 1, 0x0F7E, 0, X64_RAX);                      /* movq rax, xmm0 */
+    x64_rm_base(&b, 0, 1, 0x8B, X64_RAX, X64_R15, 24);            /* mov rax, [r15+24] */
+    x64_mov_imm64(&b, X64_RAX, 0x1122334455667788ull);            /* mov rax, imm64 */
+    x64_rr(&b, 0, 0, 0x0FB6, X64_RAX, X64_RAX);                   /* movzx eax, al */
+    x64_setcc(&b, X64_CC_L, X64_RAX);                             /* setl al */
+    x64_rm_mem(&b, 0x66, 0, 0x89, X64_RDX, 4);                    /* mov [r12+rax+4], dx */
+    x64_rr(&b, 0, 1, 0xD3, 4, X64_RAX);                           /* shl rax, cl */
+    x64_rm_base(&b, 0, 1, 0x8D, X64_RCX, X64_RAX, 12);            /* lea rcx, [rax+12] */
+    x64_rr(&b, 0, 0, 0x69, X64_RAX, X64_RAX);                     /* imul eax, eax, 100 */
+    x64_u32(&b, 100);
+    x64_rr(&b, 0, 0, 0x0F43, X64_RAX, X64_RCX);                   /* cmovae eax, ecx */
+    x64_rm_slot(&b, 0, 1, 0x0FBD, X64_RAX, 1);                    /* bsr rax, [rbx+8] */
+    x64_rr(&b, 0, 1, 0x0FBA, 7, X64_RAX);                         /* btc rax, 63 */
+    x64_byte(&b, 63);
+    x64_rr(&b, 0xF2, 1, 0x0F2A, 0, X64_RAX);                      /* cvtsi2sd xmm0, rax */
+    x64_rm_slot(&b, 0, 0, 0x0F2E, 0, 2);                          /* ucomiss xmm0, [rbx+16] */
+    x64_rm_mem(&b, 0, 1, 0x63, X64_RAX, 0x12345);                 /* movsxd rax, [r12+rax+0x12345] */
+    x64_rm_mem(&b, 0, 0, 0x88, X64_RDX, 0);                       /* mov [r12+rax+0], dl */
+    x64_mov_imm32(&b, X64_RCX, 7);                                /* mov ecx, 7 */
+    x64_rm_slot(&b, 0, 1, 0x81, 7, 3);                            /* cmp qword [rbx+24], -1 */
+    x64_u32(&b, 0xFFFFFFFF);
+    static const uint8_t want[] = {
+        0x48, 0x8b, 0x43, 0x10, 0x8b, 0x8b, 0x20, 0x03, 0x00, 0x00, 0x41, 0x0f,
+        0xb6, 0x84, 0x04, 0x08, 0x00, 0x00, 0x00, 0x4c, 0x39, 0xe9, 0xf2, 0x0f,
+        0x58, 0x43, 0x08, 0x66, 0x48, 0x0f, 0x7e, 0xc0, 0x49, 0x8b, 0x47, 0x18,
+        0x48, 0xb8, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0x0f, 0xb6,
+        0xc0, 0x0f, 0x9c, 0xc0, 0x66, 0x41, 0x89, 0x94, 0x04, 0x04, 0x00, 0x00,
+        0x00, 0x48, 0xd3, 0xe0, 0x48, 0x8d, 0x48, 0x0c, 0x69, 0xc0, 0x64, 0x00,
+        0x00, 0x00, 0x0f, 0x43, 0xc1, 0x48, 0x0f, 0xbd, 0x43, 0x08, 0x48, 0x0f,
+        0xba, 0xf8, 0x3f, 0xf2, 0x48, 0x0f, 0x2a, 0xc0, 0x0f, 0x2e, 0x43, 0x10,
+        0x49, 0x63, 0x84, 0x04, 0x45, 0x23, 0x01, 0x00, 0x41, 0x88, 0x94, 0x04,
+        0x00, 0x00, 0x00, 0x00, 0xb9, 0x07, 0x00, 0x00, 0x00, 0x48, 0x81, 0x7b,
+        0x18, 0xff, 0xff, 0xff, 0xff};
+    CHECK(!b.oom, "emitter out of memory");
+    EXPECTF(b.len == sizeof want, "emitted %zu bytes, want %zu", b.len, sizeof want);
+    for (size_t i = 0; i < b.len && i < sizeof want; i++)
+        if (b.p[i] != want[i]) {
+            EXPECTF(false, "byte %zu: 0x%02x, want 0x%02x", i, b.p[i], want[i]);
+            break;
+        }
+    /* Jumps: a forward jcc rel8 landed, a rel32 patched backwards. */
+    b.len = 0;
+    size_t skip = x64_jcc8(&b, X64_CC_E);
+    x64_byte(&b, 0x90);
+    x64_land8(&b, skip);
+    size_t at = x64_jmp32(&b);
+    x64_patch_rel32(&b, at, 0);
+    static const uint8_t jumps[] = {0x74, 0x01, 0x90, 0xE9, 0xF8, 0xFF, 0xFF, 0xFF};
+    EXPECT(b.len == sizeof jumps && memcmp(b.p, jumps, sizeof jumps) == 0);
+    free(b.p);
+}
+#endif
+
+/* The reference result of suspend_loop.wasm's run(n). */
+static int64_t reference(int64_t n) {
+    uint64_t h = 88172645463325252ull;
+    for (; n != 0; n--) {
+        uint64_t x = h;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        h = x + (uint64_t)n;
+    }
+    return (int64_t)h;
+}
+
+typedef struct tier_run {
+    weft_engine *engine;
+    weft_module *mod;
+    weft_store *store;
+    weft_func *run;
+} tier_run;
+
+static void tier_open(tier_run *t, uint32_t tier) {
+    weft_config cfg = {.tier = tier};
+    weft_error err;
+    t->engine = weft_engine_new(&cfg);
+    CHECK(t->engine, "engine");
+    t->mod = CHECK_LOAD(t->engine, "tests/unit/data/suspend_loop.wasm");
+    t->store = weft_store_new(t->engine);
+    weft_instance *inst;
+    CHECK(weft_instance_new(t->store, t->mod, NULL, 0, &inst, &err) == WEFT_OK, "instantiate: %s", err.message);
+    t->run = weft_instance_func(inst, "run");
+    CHECK(t->run, "no export run");
+}
+static void tier_close(tier_run *t) {
+    weft_store_free(t->store);
+    weft_module_release(t->mod);
+    weft_engine_free(t->engine);
+}
+
+/* Fuel left after run(n) with `budget`, or UINT64_MAX if it trapped out of fuel. */
+static uint64_t fuel_after(tier_run *t, int64_t n, uint64_t budget) {
+    weft_error err;
+    CHECK(weft_store_set_fuel(t->store, budget) == WEFT_OK, "set fuel");
+    weft_val arg = {.type = WEFT_I64, .of.i64 = n}, res;
+    weft_status st = weft_func_call(t->run, &arg, 1, &res, 1, &err);
+    if (st == WEFT_ERR_TRAP && err.trap == WEFT_TRAP_OUT_OF_FUEL) return UINT64_MAX;
+    CHECK(st == WEFT_OK, "metered call: %s", err.message);
+    EXPECT(res.of.i64 == reference(n));
+    return weft_store_fuel(t->store);
+}
+
+/* The trap of jit_trap.wasm's _start with `fuel` (0: unmetered), as text. */
+static void trap_text(uint32_t tier, uint64_t fuel, char *out, size_t size) {
+    weft_config cfg = {.tier = tier};
+    weft_error err;
+    weft_engine *engine = weft_engine_new(&cfg);
+    CHECK(engine, "engine");
+    weft_module *mod = CHECK_LOAD(engine, "tests/unit/data/jit_trap.wasm");
+    weft_store *store = weft_store_new(engine);
+    weft_instance *inst;
+    CHECK(weft_instance_new(store, mod, NULL, 0, &inst, &err) == WEFT_OK, "instantiate: %s", err.message);
+    CHECK(weft_store_set_fuel(store, fuel ? fuel : WEFT_FUEL_UNLIMITED) == WEFT_OK, "fuel");
+    weft_status st = weft_func_call(weft_instance_func(inst, "_start"), NULL, 0, NULL, 0, &err);
+    int n = snprintf(out, size, "%s %d %s:", weft_status_name(st), (int)err.trap, err.message);
+    for (uint32_t i = 0; i < err.frame_count && n > 0 && (size_t)n < size; i++)
+        n += snprintf(out + n, size - (size_t)n, " %u@%u", err.frames[i].func_index, err.frames[i].offset);
+    weft_store_free(store);
+    weft_module_release(mod);
+    weft_engine_free(engine);
+}
+
+typedef struct run_arg {
+    weft_exec *exec;
+    weft_status status;
+} run_arg;
+static void *run_on_thread(void *p) {
+    run_arg *a = p;
+    weft_error err;
+    a->status = weft_exec_run(a->exec, &err);
+    return NULL;
+}
+
+int main(void) {
+#if WEFT_JIT
+    encodings();
+#else
+    printf("jit_test: no compiler tier in this build: encodings and compile counts not checked\n");
+#endif
+    tier_run in, jt;
+    tier_open(&in, WEFT_TIER_INTERP);
+    tier_open(&jt, WEFT_TIER_JIT);
+    uint64_t before, after;
+    weft_jit_stats(&before, NULL);
+
+    /* Same results. */
+    weft_error err;
+    for (int64_t n = 0; n < 2000; n += 333) {
+        weft_val arg = {.type = WEFT_I64, .of.i64 = n}, a, b;
+        CHECK(weft_func_call(in.run, &arg, 1, &a, 1, &err) == WEFT_OK, "interp: %s", err.message);
+        CHECK(weft_func_call(jt.run, &arg, 1, &b, 1, &err) == WEFT_OK, "jit: %s", err.message);
+        EXPECTF(a.of.i64 == reference(n) && b.of.i64 == a.of.i64, "run(%lld): interp %llx, jit %llx",
+                (long long)n, (unsigned long long)a.of.i64, (unsigned long long)b.of.i64);
+    }
+    weft_jit_stats(&after, NULL);
+    if (weft_jit_built()) EXPECTF(after >= before + 2, "compiled %llu functions, want both", (unsigned long long)(after - before));
+
+    /* Same fuel: every safe point counted once, whichever tier passes it;
+       and the same point of running out. */
+    EXPECT(fuel_after(&in, 500, 100000) == fuel_after(&jt, 500, 100000));
+    EXPECT(fuel_after(&in, 500, 100000) != UINT64_MAX);
+    for (uint64_t budget = 995; budget <= 1010; budget++) {
+        uint64_t a = fuel_after(&in, 500, budget), b = fuel_after(&jt, 500, budget);
+        EXPECTF(a == b, "budget %llu: interp %llu, jit %llu", (unsigned long long)budget, (unsigned long long)a,
+                (unsigned long long)b);
+    }
+    CHECK(weft_store_set_fuel(jt.store, WEFT_FUEL_UNLIMITED) == WEFT_OK, "unmetered");
+
+    /* Suspended from another thread while in compiled code, resumed. */
+    const int64_t N = 30000000;
+    weft_exec *exec = weft_exec_new(jt.store);
+    CHECK(exec, "exec_new");
+    weft_val arg = {.type = WEFT_I64, .of.i64 = N}, res;
+    CHECK(weft_exec_start(exec, jt.run, &arg, 1) == WEFT_OK, "exec_start");
+    run_arg ra = {exec, WEFT_OK};
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, run_on_thread, &ra) == 0, "thread");
+    sleep_ms(30);
+    weft_exec_request(exec, WEFT_ATTN_SUSPEND);
+    pthread_join(th, NULL);
+    EXPECTF(ra.status == WEFT_SUSPENDED, "first run: %s (the machine may be too fast for %lld steps)",
+            weft_status_name(ra.status), (long long)N);
+    int rounds = 0;
+    while (ra.status == WEFT_SUSPENDED && rounds++ < 1000) {
+        CHECK(pthread_create(&th, NULL, run_on_thread, &ra) == 0, "thread");
+        pthread_join(th, NULL);
+    }
+    CHECK(ra.status == WEFT_OK, "resumed run: %s", weft_status_name(ra.status));
+    CHECK(weft_exec_results(exec, &res, 1) == WEFT_OK, "results");
+    EXPECTF(res.of.i64 == reference(N), "suspended run: got %llx, want %llx", (unsigned long long)res.of.i64,
+            (unsigned long long)reference(N));
+    weft_exec_free(exec);
+
+    tier_close(&in);
+    tier_close(&jt);
+
+    for (uint64_t fuel = 0; fuel <= 110; fuel++) {
+        char a[512], b[512];
+        trap_text(WEFT_TIER_INTERP, fuel, a, sizeof a);
+        trap_text(WEFT_TIER_JIT, fuel, b, sizeof b);
+        EXPECTF(strcmp(a, b) == 0, "fuel %llu: interp \"%s\", jit \"%s\"", (unsigned long long)fuel, a, b);
+        if (fuel == 0) EXPECTF(strstr(a, "out of bounds memory access: 0@") != NULL, "unmetered: %s", a);
+    }
+    return check_summary("jit_test");
+}
