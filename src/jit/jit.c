@@ -136,15 +136,20 @@ static void st64(jit_cc *c, int r, uint32_t slot) { x64_rm_slot(&c->b, 0, 1, 0x8
 /* Leaves for the interpreter at this operation (unconditionally). */
 static void leave_here(jit_cc *c, uint32_t pc) { exit_to(c, x64_jmp32(&c->b), pc); }
 
-/* A taken branch from the operation at `pc` to `target`: a safe point.
-   With the attention word set, the interpreter takes it (again). */
-static void taken(jit_cc *c, uint32_t pc, uint32_t target) {
+/* With the attention word set, leave for the interpreter at `pc`. */
+static void attention_check(jit_cc *c, uint32_t pc) {
     /* cmp dword [r14], 0 */
     x64_byte(&c->b, 0x41);
     x64_byte(&c->b, 0x83);
     x64_byte(&c->b, 0x3E);
     x64_byte(&c->b, 0x00);
     exit_to(c, x64_jcc32(&c->b, X64_CC_NE), pc);
+}
+
+/* A taken branch from the operation at `pc` to `target`: a safe point.
+   With the attention word set, the interpreter takes it (again). */
+static void taken(jit_cc *c, uint32_t pc, uint32_t target) {
+    attention_check(c, pc);
     jump_to(c, x64_jmp32(&c->b), target);
 }
 /* If condition `cc` holds (flags set just before), take the branch. */
@@ -697,6 +702,9 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
     /* control */
     switch (op) {
     case CMP_BR: taken(c, pc, target_of(c->code, pc, 1)); return true;
+    case CMP_SAFE_POINT: /* a back-edge's unit without its BR (taildup.c): the interpreter counts it */
+        attention_check(c, pc);
+        return true;
     case CMP_BR_IF: case CMP_BR_UNLESS:
         cmp_imm(c, 0, ip[1], 0);
         branch_if(c, op == CMP_BR_IF ? X64_CC_NE : X64_CC_E, pc, target_of(c->code, pc, 2));
