@@ -39,7 +39,9 @@ struct weft_engine {
    exports, data segments, instantiation); the compiler refuses a body
    that uses a memory index other than 0 or a 64-bit memory, "not
    supported yet" (issue 24). */
-#define BASE_FEATURES_PARTIAL (WEFT_FEATURE_MULTI_MEMORY | WEFT_FEATURE_MEMORY64)
+#define BASE_FEATURES_PARTIAL \
+    (WEFT_FEATURE_MULTI_MEMORY | WEFT_FEATURE_MEMORY64 | WEFT_FEATURE_FUNCTION_REFERENCES | \
+     WEFT_FEATURE_TAIL_CALL)
 
 /* Whether `feature` (one WEFT_FEATURE_* bit) is on for modules of engine
    `e`: implemented by this build (wholly, or partly as above) and not in
