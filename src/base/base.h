@@ -31,7 +31,8 @@ struct weft_engine {
 
 /* The WEFT_FEATURE_* bits this build implements (weft_features_supported). */
 #define BASE_FEATURES_SUPPORTED                                                \
-    (WEFT_FEATURE_THREADS | WEFT_FEATURE_SIMD | WEFT_FEATURE_EXTENDED_CONST)
+    (WEFT_FEATURE_THREADS | WEFT_FEATURE_SIMD | WEFT_FEATURE_EXTENDED_CONST |      \
+     WEFT_FEATURE_TAIL_CALL | WEFT_FEATURE_FUNCTION_REFERENCES)
 
 /* Features the decoder and runtime already take although function bodies
    cannot use them yet, so weft_features_supported() does not list them:
@@ -40,8 +41,7 @@ struct weft_engine {
    that uses a memory index other than 0 or a 64-bit memory, "not
    supported yet" (issue 24). */
 #define BASE_FEATURES_PARTIAL \
-    (WEFT_FEATURE_MULTI_MEMORY | WEFT_FEATURE_MEMORY64 | WEFT_FEATURE_FUNCTION_REFERENCES | \
-     WEFT_FEATURE_TAIL_CALL)
+    (WEFT_FEATURE_MULTI_MEMORY | WEFT_FEATURE_MEMORY64)
 
 /* Whether `feature` (one WEFT_FEATURE_* bit) is on for modules of engine
    `e`: implemented by this build (wholly, or partly as above) and not in

@@ -124,16 +124,14 @@ const cli_wasmtime_key cli_wasmtime_keys[] = {
        accepted with =n. main.c asks weft_features_supported(), so the
        texts here only describe this build. */
     {'W', "extended-const", "[=y|n]", CLI_OPT_FEATURE, "(on by default)", NULL},
-    {'W', "tail-call", "[=y|n]", CLI_OPT_FEATURE, "(not implemented yet: =n only)",
-     "weft does not implement tail calls yet"},
+    {'W', "tail-call", "[=y|n]", CLI_OPT_FEATURE, "(on by default)", NULL},
     {'W', "exceptions", "[=y|n]", CLI_OPT_FEATURE, "(not implemented yet: =n only)",
      "weft does not implement exception handling yet"},
     {'W', "multi-memory", "[=y|n]", CLI_OPT_FEATURE, "(not implemented yet: =n only)",
      "weft does not implement multi-memory in function bodies yet"},
     {'W', "memory64", "[=y|n]", CLI_OPT_FEATURE, "(not implemented yet: =n only)",
      "weft does not implement memory64 in function bodies yet"},
-    {'W', "function-references", "[=y|n]", CLI_OPT_FEATURE, "(not implemented yet: =n only)",
-     "weft does not implement typed function references yet"},
+    {'W', "function-references", "[=y|n]", CLI_OPT_FEATURE, "(on by default)", NULL},
     {'W', "relaxed-simd", "[=y|n]", CLI_OPT_FEATURE, "(not implemented yet: =n only)",
      "weft does not implement relaxed SIMD yet"},
     {'W', "gc", NULL, CLI_OPT_NONE, NULL, "weft does not implement wasm GC"},

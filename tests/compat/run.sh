@@ -143,11 +143,13 @@ same "-W reference-types" '^hello from wat$' -- run -W reference-types "$C/hello
 # module runs as without the option) and refused with =y (below).
 X=$C/extconst.wasm
 same "-W extended-const" '^42$' -- run -W extended-const --invoke get "$X" -- run --invoke get "$X"
-same "-W tail-call" '^42$' -- run -W tail-call=n --invoke get "$X" -- run --invoke get "$X"
+same "-W tail-call" '^42$' -- run -W tail-call --invoke get "$X" -- run --invoke get "$X"
+same "-W tail-call=n" '^42$' -- run -W tail-call=n --invoke get "$X" -- run --invoke get "$X"
 same "-W exceptions" '^42$' -- run -W exceptions=n --invoke get "$X" -- run --invoke get "$X"
 same "-W multi-memory" '^42$' -- run -W multi-memory=n --invoke get "$X" -- run --invoke get "$X"
 same "-W memory64" '^42$' -- run -W memory64=n --invoke get "$X" -- run --invoke get "$X"
-same "-W function-references" '^42$' -- run -W function-references=n --invoke get "$X" -- run --invoke get "$X"
+same "-W function-references" '^42$' -- run -W function-references --invoke get "$X" -- run --invoke get "$X"
+same "-W function-references=n" '^42$' -- run -W function-references=n --invoke get "$X" -- run --invoke get "$X"
 same "-W relaxed-simd" '^42$' -- run -W relaxed-simd=n --invoke get "$X" -- run --invoke get "$X"
 # -W extended-const=n: Wasm 2.0 constant expressions, the module is invalid.
 run "$TMP/n" "$WEFT" run -W extended-const=n --invoke get "$X"
@@ -171,7 +173,6 @@ refused "-S preview2" "'-S preview2' is not supported: .*preview1" run -S previe
 refused "-S inherit-network" "'-S inherit-network' is not supported: .*--listen" run -S inherit-network "$P"
 refused "-S threads=n" "'-S threads=n' is not supported" run -S threads=n "$P"
 refused "-W relaxed-simd" "'-W relaxed-simd' is not supported: weft does not implement relaxed SIMD yet; '-W relaxed-simd=n' is accepted$" run -W relaxed-simd "$P"
-refused "-W tail-call=y" "'-W tail-call=y' is not supported: weft does not implement tail calls yet; '-W tail-call=n' is accepted$" run -W tail-call=y "$P"
 refused "-W exceptions=y" "'-W exceptions=y' is not supported: weft does not implement exception handling yet" run -W exceptions=y "$P"
 refused "-W gc" "'-W gc' is not supported: weft does not implement wasm GC" run -W gc=n "$P"
 refused "-W epoch-interruption" "'-W epoch-interruption' is not supported: .*timeout" run -W epoch-interruption "$P"
