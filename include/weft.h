@@ -147,9 +147,14 @@ typedef uint8_t weft_valtype;
 #define WEFT_FUNCREF 0x70
 #define WEFT_EXTERNREF 0x6F
 /* exnref (exception handling, Wasm 3.0 §2.3.3): a nullable reference to
-   an exception (weft_exn). Until typed references land it is handled as
-   an abstract reference type beside funcref and externref. */
+   an exception (weft_exn). */
 #define WEFT_EXNREF 0x69
+/* Wasm 3.0 typed references ((ref null? $t), (ref func), ...) reach a host
+   as the top type of their hierarchy: every function reference, typed or
+   not, nullable or not, is WEFT_FUNCREF (a weft_func *, NULL for null);
+   every external one WEFT_EXTERNREF. weft_func_call refuses a NULL
+   argument for a non-nullable parameter (WEFT_ERR_MISUSE); it does not
+   check that a function passed for a (ref $t) parameter has type $t. */
 
 /* The text name of a value type ("i32", "funcref", ...). */
 WEFT_API const char *weft_valtype_name(weft_valtype t);

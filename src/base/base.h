@@ -33,7 +33,7 @@ struct weft_engine {
 #define BASE_FEATURES_SUPPORTED                                                \
     (WEFT_FEATURE_THREADS | WEFT_FEATURE_SIMD | WEFT_FEATURE_EXTENDED_CONST |  \
      WEFT_FEATURE_RELAXED_SIMD | WEFT_FEATURE_MULTI_MEMORY | WEFT_FEATURE_MEMORY64 | \
-     WEFT_FEATURE_EXCEPTIONS)
+     WEFT_FEATURE_EXCEPTIONS | WEFT_FEATURE_TAIL_CALL | WEFT_FEATURE_FUNCTION_REFERENCES)
 
 /* Features the decoder and runtime take although function bodies cannot
    use them yet, so weft_features_supported() does not list them: none

@@ -130,13 +130,11 @@ const cli_wasmtime_key cli_wasmtime_keys[] = {
        accepted with =n. main.c asks weft_features_supported(), so the
        texts here only describe this build. */
     {'W', "extended-const", "[=y|n]", CLI_OPT_FEATURE, "(on by default)", NULL},
-    {'W', "tail-call", "[=y|n]", CLI_OPT_FEATURE, "(not implemented yet: =n only)",
-     "weft does not implement tail calls yet"},
+    {'W', "tail-call", "[=y|n]", CLI_OPT_FEATURE, "(on by default)", NULL},
     {'W', "exceptions", "[=y|n]", CLI_OPT_FEATURE, "(on by default)", NULL},
     {'W', "multi-memory", "[=y|n]", CLI_OPT_FEATURE, "(on by default)", NULL},
     {'W', "memory64", "[=y|n]", CLI_OPT_FEATURE, "(on by default)", NULL},
-    {'W', "function-references", "[=y|n]", CLI_OPT_FEATURE, "(not implemented yet: =n only)",
-     "weft does not implement typed function references yet"},
+    {'W', "function-references", "[=y|n]", CLI_OPT_FEATURE, "(on by default)", NULL},
     {'W', "relaxed-simd", "[=y|n]", CLI_OPT_FEATURE, "(on by default)", NULL},
     {'W', "gc", NULL, CLI_OPT_NONE, NULL, "weft does not implement wasm GC"},
     {'W', "component-model", NULL, CLI_OPT_NONE, NULL,

@@ -99,7 +99,7 @@ static void emit_copy(compiler *c, uint32_t dst, uint32_t src) {
 
 /* Copies a value of type t: a v128 moves both its slots in one operation
    (it never names a constant). */
-static void emit_copy_t(compiler *c, uint32_t dst, uint32_t src, weft_valtype t) {
+static void emit_copy_t(compiler *c, uint32_t dst, uint32_t src, mod_valtype t) {
     if (t != WEFT_V128) {
         emit_copy(c, dst, src);
         return;
@@ -125,7 +125,7 @@ void cmp_take_producer(compiler *c, uint32_t *a, uint32_t *b) {
     c->producer_end = NO_POS;
 }
 
-void cmp_emit_load_fused(compiler *c, uint32_t fused, weft_valtype rt, uint32_t a_slot) {
+void cmp_emit_load_fused(compiler *c, uint32_t fused, mod_valtype rt, uint32_t a_slot) {
     uint32_t addr, offset, here = c->op_offset;
     cmp_take_producer(c, &addr, &offset);
     uint32_t dst = cmp_push(c, rt);
@@ -235,7 +235,7 @@ static uint32_t const_slot(const compiler *c, uint64_t bits) {
 }
 
 
-void cmp_push_at(compiler *c, weft_valtype t, uint32_t slot) {
+void cmp_push_at(compiler *c, mod_valtype t, uint32_t slot) {
     centry e = {t, slot, cmp_home(c, c->stack.len)};
     if (!BASE_VEC_PUSH(c->stack, e)) {
         c->oom = true;
@@ -246,21 +246,21 @@ void cmp_push_at(compiler *c, weft_valtype t, uint32_t slot) {
 }
 
 /* Pushes a value that lives in its home slot; returns that slot. */
-uint32_t cmp_push(compiler *c, weft_valtype t) {
+uint32_t cmp_push(compiler *c, mod_valtype t) {
     uint32_t s = cmp_home(c, c->stack.len);
     cmp_push_at(c, t, s);
     return s;
 }
 
-static bool is_num(weft_valtype t) {
+static bool is_num(mod_valtype t) {
     return t == WEFT_I32 || t == WEFT_I64 || t == WEFT_F32 || t == WEFT_F64 || t == T_UNKNOWN;
 }
-static bool is_ref(weft_valtype t) {
-    return t == WEFT_FUNCREF || t == WEFT_EXTERNREF || t == WEFT_EXNREF || t == T_UNKNOWN;
+static bool is_ref(mod_valtype t) {
+    return mod_is_ref(t) || t == T_UNKNOWN;
 }
 
 /* Pops a value of type `expect` (T_UNKNOWN: any type). */
-weft_status cmp_pop(compiler *c, weft_valtype expect, centry *out) {
+weft_status cmp_pop(compiler *c, mod_valtype expect, centry *out) {
     ctl *f = top_ctl(c);
     if (c->stack.len == f->height) {
         if (f->unreachable) {
@@ -268,20 +268,26 @@ weft_status cmp_pop(compiler *c, weft_valtype expect, centry *out) {
             out->slot = NO_SLOT;
             return WEFT_OK;
         }
+        char a[32];
         return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: expected %s, found nothing",
-                        expect ? weft_valtype_name(expect) : "a value");
+                        expect ? mod_valtype_str(expect, a) : "a value");
     }
     centry e = c->stack.data[--c->stack.len];
-    if (expect != T_UNKNOWN && e.type != T_UNKNOWN && e.type != expect)
+    /* Wasm 3.0 §3.3.1: the operand's type must match (be a subtype of)
+       the expected one. */
+    if (expect != T_UNKNOWN && e.type != T_UNKNOWN && e.type != expect &&
+        !mod_valtype_sub(c->m, e.type, expect)) {
+        char a[32], b[32];
         return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: expected %s, found %s",
-                        weft_valtype_name(expect), weft_valtype_name(e.type));
+                        mod_valtype_str(expect, a), mod_valtype_str(e.type, b));
+    }
     if (e.type == T_UNKNOWN) e.type = expect;
     *out = e;
     return WEFT_OK;
 }
 
 /* Pops the given types in reverse (the last one is on top). */
-static weft_status pop_types(compiler *c, uint32_t n, const weft_valtype *types) {
+static weft_status pop_types(compiler *c, uint32_t n, const mod_valtype *types) {
     centry e;
     for (uint32_t i = n; i-- > 0;) TRY(cmp_pop(c, types[i], &e));
     return WEFT_OK;
@@ -289,7 +295,7 @@ static weft_status pop_types(compiler *c, uint32_t n, const weft_valtype *types)
 
 /* Checks that the top n values have the given types, without popping
    (used by br_if and br_table, whose values stay or are re-pushed). */
-static weft_status check_top(compiler *c, uint32_t n, const weft_valtype *types) {
+static weft_status check_top(compiler *c, uint32_t n, const mod_valtype *types) {
     size_t saved = c->stack.len;
     centry save[8];
     centry *keep = n <= 8 ? save : malloc(n * sizeof *keep);
@@ -385,6 +391,20 @@ static bool in_place(compiler *c, uint32_t n, uint32_t dst) {
     return true;
 }
 
+/* After a conditional branch (br_if, br_on_null, br_on_non_null) the
+   values it would have carried have the label's types (Wasm 3.0 §3.3.8:
+   [t* i32] -> [t*]), which may be supertypes of what they had. */
+static void retype_top(compiler *c, uint32_t n, const mod_valtype *types) {
+    if (c->stack.len < n) return;
+    for (uint32_t i = 0; i < n; i++) c->stack.data[c->stack.len - n + i].type = types[i];
+}
+
+/* Wasm 3.0 §3.3.5 local initialization: the non-defaultable locals set
+   inside a block are unset again at its end (and at an else). */
+static void undo_local_inits(compiler *c, uint32_t height) {
+    while (c->init_log.len > height) c->local_set[c->init_log.data[--c->init_log.len]] = 0;
+}
+
 static void set_unreachable(compiler *c) {
     ctl *f = top_ctl(c);
     c->stack.len = f->height;
@@ -404,7 +424,7 @@ static void set_target(compiler *c, uint32_t word, uint32_t target) {
 }
 
 /* Types a branch to `f` carries (§3.3.8: a loop's label takes its params). */
-static void label_types(const ctl *f, uint32_t *n, const weft_valtype **types) {
+static void label_types(const ctl *f, uint32_t *n, const mod_valtype **types) {
     if (f->kind == CTL_LOOP) {
         *n = f->nparams;
         *types = f->params;
@@ -435,7 +455,7 @@ static weft_status read_label(compiler *c, ctl **out) {
 
 /* One-element result lists for single-value block types, indexed by the
    type's code, so a ctl never points into itself. */
-static const weft_valtype single_types[256] = {
+static const mod_valtype single_types[256] = {
     [WEFT_I32] = WEFT_I32, [WEFT_I64] = WEFT_I64, [WEFT_F32] = WEFT_F32, [WEFT_F64] = WEFT_F64,
     [WEFT_V128] = WEFT_V128, [WEFT_FUNCREF] = WEFT_FUNCREF, [WEFT_EXTERNREF] = WEFT_EXTERNREF,
     [WEFT_EXNREF] = WEFT_EXNREF,
@@ -446,6 +466,18 @@ static bool eh_on(const compiler *c) { return base_feature_on(c->m->engine, WEFT
 
 static bool simd_on(const compiler *c) {
     return !(c->m->engine && (c->m->engine->config.disabled_features & WEFT_FEATURE_SIMD));
+}
+
+/* A value type in a body (Wasm 3.0 §5.3.4): block types, select t. */
+weft_status cmp_read_valtype(compiler *c, mod_valtype *t) {
+    mod_valtype_err e;
+    switch (mod_read_valtype(&c->r, c->m, c->m->ntypes, false, t, &e)) {
+    case MOD_READ_OK: return WEFT_OK;
+    case MOD_READ_SHORT: return cmp_read_fail(c);
+    case MOD_READ_MALFORMED: return cmp_fail(c, WEFT_ERR_MALFORMED, "%s", e.msg);
+    case MOD_READ_INVALID: return cmp_fail(c, WEFT_ERR_INVALID, "%s", e.msg);
+    }
+    return WEFT_OK;
 }
 
 /* Block types (§5.4.1): 0x40, a value type, or a type index as s33. */
@@ -466,6 +498,21 @@ static weft_status read_blocktype(compiler *c, ctl *f) {
             f->results = &single_types[b];
             return WEFT_OK;
         }
+    }
+    if (c->r.p < c->r.end && (*c->r.p == 0x63 || *c->r.p == 0x64) &&
+        base_feature_on(c->m->engine, WEFT_FEATURE_FUNCTION_REFERENCES)) {
+        mod_valtype t;
+        TRY(cmp_read_valtype(c, &t));
+        mod_valtype *one = malloc(sizeof *one);
+        if (!one || !BASE_VEC_PUSH(c->singles, one)) {
+            free(one);
+            return cmp_oom(c);
+        }
+        *one = t;
+        f->nparams = 0;
+        f->nresults = 1;
+        f->results = one;
+        return WEFT_OK;
     }
     int64_t idx;
     if (!base_read_sleb(&c->r, 33, &idx)) return cmp_read_fail(c);
@@ -492,6 +539,7 @@ static weft_status open_block(compiler *c, ctl *f) {
             materialise(c, i);
     TRY(pop_types(c, f->nparams, f->params));
     f->height = (uint32_t)c->stack.len;
+    f->init_height = (uint32_t)c->init_log.len;
     for (uint32_t i = 0; i < f->nparams; i++) cmp_push(c, f->params[i]);
     f->unreachable = false;
     f->fixups.data = NULL;
@@ -521,7 +569,7 @@ static void patch_fixups(compiler *c, ctl *f, uint32_t pos) {
    `consume`: the values are not used after the branch (br, return). */
 static void emit_branch(compiler *c, ctl *f, bool consume) {
     uint32_t n;
-    const weft_valtype *types;
+    const mod_valtype *types;
     label_types(f, &n, &types);
     if (f->kind == CTL_FUNC) {
         emit_moves(c, n, 0, consume);
@@ -633,7 +681,7 @@ weft_status cmp_read_memarg(compiler *c, uint32_t bytes, bool exact, cmp_memarg 
 }
 
 static weft_status compile_memory_op(compiler *c, uint8_t opcode) {
-    static const struct { uint8_t code, bytes; weft_valtype type; uint16_t op; } ops[] = {
+    static const struct { uint8_t code, bytes; mod_valtype type; uint16_t op; } ops[] = {
 #define CMP_X(code, type, op) {code, CMP_BYTES_##op, WEFT_##type, CMP_##op},
         CMP_WASM_MEMORY(CMP_X)
 #undef CMP_X
@@ -680,7 +728,7 @@ static weft_status compile_memory_op(compiler *c, uint8_t opcode) {
     return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", opcode);
 }
 
-static weft_status local_type(compiler *c, uint32_t idx, weft_valtype *t) {
+static weft_status local_type(compiler *c, uint32_t idx, mod_valtype *t) {
     if (idx >= c->nlocals) return cmp_fail(c, WEFT_ERR_INVALID, "unknown local %u", idx);
     *t = c->local_types[idx];
     return WEFT_OK;
@@ -689,11 +737,15 @@ static weft_status local_type(compiler *c, uint32_t idx, weft_valtype *t) {
 /* local.set / local.tee (§3.3.5). */
 static weft_status compile_local_set(compiler *c, bool tee) {
     uint32_t idx;
-    weft_valtype t = T_UNKNOWN;
+    mod_valtype t = T_UNKNOWN;
     READ_U32(&idx);
     TRY(local_type(c, idx, &t));
     centry v;
     TRY(cmp_pop(c, t, &v));
+    if (!c->local_set[idx]) { /* Wasm 3.0 §3.3.5.2: now set, until the block ends */
+        c->local_set[idx] = 1;
+        if (!BASE_VEC_PUSH(c->init_log, idx)) c->oom = true;
+    }
     idx = c->local_slots[idx];
     bool others = false;
     for (size_t i = 0; i < c->stack.len; i++)
@@ -721,13 +773,132 @@ static weft_status compile_call(compiler *c, const mod_functype *ft, uint32_t op
     TRY(pop_types(c, ft->nparams, ft->params));
     uint32_t frame = cmp_home(c, c->stack.len);
     cmp_emit_op(c, op);
-    cmp_emit(c, a);
-    if (op == CMP_CALL_INDIRECT) {
-        cmp_emit(c, b);
+    if (op == CMP_CALL_REF) {
         cmp_emit_src(c, index->slot);
+    } else {
+        cmp_emit(c, a);
+        if (op == CMP_CALL_INDIRECT) {
+            cmp_emit(c, b);
+            cmp_emit_src(c, index->slot);
+        }
     }
     cmp_emit(c, frame);
     for (uint32_t i = 0; i < ft->nresults; i++) cmp_push(c, ft->results[i]);
+    return WEFT_OK;
+}
+
+/* Slots the params of ft take (a v128 two). */
+static uint32_t param_slots(const mod_functype *ft) {
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < ft->nparams; i++) k += cmp_slot_width(ft->params[i]);
+    return k;
+}
+
+/* Tail calls (Wasm 3.0 §3.3.8 return_call, return_call_indirect,
+   return_call_ref): the callee's results must match the function's own
+   (t2* <: the return type); the call is followed by a RETURN, and what
+   follows is unreachable. `ref` is the popped index (return_call_indirect)
+   or function reference (return_call_ref), else NULL. */
+static weft_status compile_tail_call(compiler *c, const mod_functype *ft, uint32_t op, uint32_t a, uint32_t b,
+                                     const centry *ref) {
+    const mod_functype *own = c->type;
+    bool ok = ft->nresults == own->nresults;
+    for (uint32_t i = 0; ok && i < ft->nresults; i++) ok = mod_valtype_sub(c->m, ft->results[i], own->results[i]);
+    if (!ok) return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: the tail call's results are not the function's");
+    TRY(check_top(c, ft->nparams, ft->params));
+    if (c->stack.len - top_ctl(c)->height >= ft->nparams) materialise_from(c, c->stack.len - ft->nparams);
+    TRY(pop_types(c, ft->nparams, ft->params));
+    uint32_t frame = cmp_home(c, c->stack.len);
+    cmp_emit_op(c, op);
+    if (op == CMP_RETURN_CALL) {
+        cmp_emit(c, a);
+        cmp_emit(c, param_slots(ft));
+        cmp_emit(c, frame);
+    } else if (op == CMP_RETURN_CALL_INDIRECT) {
+        cmp_emit(c, a);
+        cmp_emit(c, b);
+        cmp_emit_src(c, ref->slot);
+        cmp_emit(c, frame);
+        cmp_emit(c, param_slots(ft));
+    } else { /* CMP_RETURN_CALL_REF */
+        cmp_emit_src(c, ref->slot);
+        cmp_emit(c, frame);
+        cmp_emit(c, param_slots(ft));
+    }
+    cmp_emit_op(c, CMP_RETURN);
+    set_unreachable(c);
+    c->producer_end = NO_POS;
+    return WEFT_OK;
+}
+
+/* Pops a function reference of type (ref null $x) for call_ref and
+   return_call_ref (Wasm 3.0 §3.3.8). */
+static weft_status pop_func_ref(compiler *c, uint32_t x, centry *out) {
+    if (x >= c->m->ntypes) return cmp_fail(c, WEFT_ERR_INVALID, "unknown type %u", x);
+    return cmp_pop(c, mod_ref_idx(x, true), out);
+}
+
+/* br_on_null and br_on_non_null (Wasm 3.0 §3.3.8): a branch on whether
+   the reference on top is null, the one taken carrying the label's values
+   (for br_on_non_null the last of them the reference, now non-null). */
+static weft_status compile_br_on_null(compiler *c, bool on_null) {
+    ctl *f;
+    centry ref;
+    TRY(read_label(c, &f));
+    TRY(cmp_pop(c, T_UNKNOWN, &ref));
+    if (!is_ref(ref.type)) return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: %s needs a reference", on_null ? "br_on_null" : "br_on_non_null");
+    mod_valtype nonnull = ref.type == T_UNKNOWN ? T_UNKNOWN : ref.type | MOD_T_NONNULL;
+    uint32_t n;
+    const mod_valtype *types;
+    label_types(f, &n, &types);
+    if (!on_null) {
+        if (n == 0 || !is_ref(types[n - 1]))
+            return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: br_on_non_null's label takes no reference");
+        cmp_push_at(c, nonnull, ref.slot);
+    }
+    TRY(check_top(c, n, types));
+    if (top_ctl(c)->unreachable) {
+        if (!on_null) c->stack.len--;
+        if (c->stack.len - top_ctl(c)->height < (on_null ? n : n - 1)) {
+            c->stack.len = top_ctl(c)->height;
+            for (uint32_t i = 0; i < (on_null ? n : n - 1); i++) cmp_push_at(c, types[i], NO_SLOT);
+        }
+        if (on_null) cmp_push_at(c, nonnull, ref.slot);
+        return WEFT_OK;
+    }
+    /* Taken: null (br_on_null) or non-null (br_on_non_null): a slot holds
+       a reference's pointer bits, 0 for null. */
+    uint32_t taken = on_null ? CMP_BR_IF_I64_EQZ : CMP_BR_IF_I64_NEZ;
+    uint32_t not_taken = on_null ? CMP_BR_IF_I64_NEZ : CMP_BR_IF_I64_EQZ;
+    uint32_t dst = f->kind == CTL_FUNC ? 0 : cmp_home(c, f->height);
+    if (ref.slot == NO_SLOT) {
+        /* Only in unreachable code, handled above. */
+    } else if (f->kind != CTL_FUNC && in_place(c, n, dst)) {
+        cmp_emit_op(c, taken);
+        cmp_emit_src(c, ref.slot);
+        uint32_t pos = (uint32_t)c->code.len;
+        emit_target(c, f);
+        (void)pos;
+    } else {
+        size_t first = c->stack.len - n;
+        uint32_t nslots = top_slots(c, n);
+        for (size_t i = first; i < c->stack.len; i++)
+            if (move_clobbers(c, i, dst, nslots)) materialise(c, i);
+        cmp_emit_op(c, not_taken);
+        cmp_emit_src(c, ref.slot);
+        uint32_t skip = (uint32_t)c->code.len;
+        cmp_emit(c, 0);
+        emit_branch(c, f, false);
+        set_target(c, skip, (uint32_t)c->code.len);
+    }
+    if (on_null) {
+        retype_top(c, n, types);
+        cmp_push_at(c, nonnull, ref.slot);
+    } else {
+        c->stack.len--; /* br_on_non_null drops the reference */
+        retype_top(c, n - 1, types);
+    }
+    c->producer_end = NO_POS;
     return WEFT_OK;
 }
 
@@ -839,7 +1010,7 @@ static weft_status compile_misc(compiler *c) {
         READ_U32(&b);
         TRY(need_table(c, b));
         if (a >= c->m->nelems) return cmp_fail(c, WEFT_ERR_INVALID, "unknown elem segment %u", a);
-        if (c->m->elems[a].type != c->m->tables[b].elem) return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: table.init element type");
+        if (!mod_valtype_sub(c->m, c->m->elems[a].type, c->m->tables[b].elem)) return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: table.init element type");
         return emit_bulk_t(c, CMP_TABLE_INIT, b, a, table_addr_type(c, b), WEFT_I32, WEFT_I32);
     case 13: /* elem.drop */
         READ_U32(&a);
@@ -852,7 +1023,7 @@ static weft_status compile_misc(compiler *c) {
         READ_U32(&b);
         TRY(need_table(c, a));
         TRY(need_table(c, b));
-        if (c->m->tables[a].elem != c->m->tables[b].elem) return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: table.copy element types differ");
+        if (!mod_valtype_sub(c->m, c->m->tables[b].elem, c->m->tables[a].elem)) return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: table.copy element types differ");
         return emit_bulk_t(c, CMP_TABLE_COPY, a, b, table_addr_type(c, a), table_addr_type(c, b),
                            min_addr_type(table_addr_type(c, a), table_addr_type(c, b)));
     case 15: { /* table.grow */
@@ -899,7 +1070,7 @@ static weft_status compile_misc(compiler *c) {
 /* A numeric constant (`bits` as stored in a slot): an entry naming the
    constant, or, past the constant table's capacity, an operation that
    writes it. */
-static weft_status compile_const(compiler *c, weft_valtype type, uint64_t bits) {
+static weft_status compile_const(compiler *c, mod_valtype type, uint64_t bits) {
     uint32_t cs = const_slot(c, bits);
     if (cs != NO_SLOT) {
         cmp_push_at(c, type, cs);
@@ -933,8 +1104,8 @@ static weft_status missing_end(compiler *c) {
 /* An atomic access: pops the address and `n` operands of `types`, pushes
    a result of type `rt` (0: none), and emits op [dst] address operands...
    offset. */
-static weft_status emit_atomic(compiler *c, uint32_t op, weft_valtype rt, uint32_t n,
-                               const weft_valtype *types, const cmp_memarg *ma) {
+static weft_status emit_atomic(compiler *c, uint32_t op, mod_valtype rt, uint32_t n,
+                               const mod_valtype *types, const cmp_memarg *ma) {
     centry v[2], addr;
     for (uint32_t i = n; i-- > 0;) TRY(cmp_pop(c, types[i], &v[i]));
     TRY(cmp_mem_begin(c, ma, &addr));
@@ -952,7 +1123,7 @@ static weft_status emit_atomic(compiler *c, uint32_t op, weft_valtype rt, uint32
    memarg alignment must be exactly the access size; misaligned addresses
    trap at run time ("unaligned atomic"). */
 static weft_status compile_atomic(compiler *c) {
-    static const struct { uint8_t code, bytes; weft_valtype type; uint16_t op; } ops[] = {
+    static const struct { uint8_t code, bytes; mod_valtype type; uint16_t op; } ops[] = {
 #define CMP_X(code, type, op) {code, CMP_BYTES_##op, WEFT_##type, CMP_##op},
         CMP_WASM_ATOMIC(CMP_X)
 #undef CMP_X
@@ -967,7 +1138,7 @@ static weft_status compile_atomic(compiler *c) {
         return WEFT_OK;
     }
     uint32_t bytes = 0, op = 0;
-    weft_valtype type = WEFT_I32;
+    mod_valtype type = WEFT_I32;
     if (sub == 0x00) { bytes = 4; op = CMP_ATOMIC_NOTIFY; }
     else if (sub == 0x01) { bytes = 4; op = CMP_ATOMIC_WAIT32; }
     else if (sub == 0x02) { bytes = 8; op = CMP_ATOMIC_WAIT64; type = WEFT_I64; }
@@ -987,8 +1158,8 @@ static weft_status compile_atomic(compiler *c) {
     if (ma.mem != 0 && (op == CMP_ATOMIC_WAIT32 || op == CMP_ATOMIC_WAIT64))
         return cmp_fail(c, WEFT_ERR_INVALID,
                         "not supported yet: memory.atomic.wait on memory %u (multi-memory)", ma.mem);
-    const weft_valtype one[1] = {type}, wait[2] = {type, WEFT_I64}, two[2] = {type, type};
-    const weft_valtype count[1] = {WEFT_I32};
+    const mod_valtype one[1] = {type}, wait[2] = {type, WEFT_I64}, two[2] = {type, type};
+    const mod_valtype count[1] = {WEFT_I32};
     if (op == CMP_ATOMIC_NOTIFY) return emit_atomic(c, op, WEFT_I32, 1, count, &ma);
     if (op == CMP_ATOMIC_WAIT32 || op == CMP_ATOMIC_WAIT64) return emit_atomic(c, op, WEFT_I32, 2, wait, &ma);
     if (sub <= 0x16) return emit_atomic(c, op, type, 0, NULL, &ma);   /* loads */
@@ -1055,6 +1226,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         set_target(c, f->else_fix, (uint32_t)c->code.len);
         f->else_fix = UINT32_MAX;
         f->kind = CTL_ELSE;
+        undo_local_inits(c, f->init_height);
         f->unreachable = false;
         c->stack.len = f->height;
         for (uint32_t i = 0, off = 0; i < f->nparams; i++) {
@@ -1071,8 +1243,9 @@ static weft_status compile_instr(compiler *c, bool *done) {
         TRY(close_arm(c));
         if (f->kind == CTL_IF) {
             /* No else: the missing arm passes the params through (§3.3.8). */
-            if (f->nparams != f->nresults ||
-                (f->nparams && memcmp(f->params, f->results, f->nparams)))
+            bool same = f->nparams == f->nresults;
+            for (uint32_t i = 0; same && i < f->nparams; i++) same = mod_valtype_sub(c->m, f->params[i], f->results[i]);
+            if (!same)
                 return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: if without else must not change the stack");
             set_target(c, f->else_fix, (uint32_t)c->code.len);
         }
@@ -1084,8 +1257,9 @@ static weft_status compile_instr(compiler *c, bool *done) {
             return WEFT_OK;
         }
         patch_fixups(c, f, (uint32_t)c->code.len);
+        undo_local_inits(c, f->init_height);
         uint32_t height = f->height, n = f->nresults;
-        const weft_valtype *res = f->results;
+        const mod_valtype *res = f->results;
         c->ctls.len--;
         c->stack.len = height;
         for (uint32_t i = 0; i < n; i++) cmp_push(c, res[i]);
@@ -1099,7 +1273,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         ctl *f;
         TRY(read_label(c, &f));
         uint32_t n;
-        const weft_valtype *types;
+        const mod_valtype *types;
         label_types(f, &n, &types);
         TRY(check_top(c, n, types));
         if (!top_ctl(c)->unreachable) emit_branch(c, f, true);
@@ -1111,7 +1285,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         TRY(read_label(c, &f));
         TRY(cmp_pop(c, WEFT_I32, &cond));
         uint32_t n;
-        const weft_valtype *types;
+        const mod_valtype *types;
         label_types(f, &n, &types);
         TRY(check_top(c, n, types));
         /* Retype the values to the label's types (they may be unknown). */
@@ -1141,6 +1315,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
             emit_branch(c, f, false);
             set_target(c, skip, (uint32_t)c->code.len);
         }
+        retype_top(c, n, types);
         c->producer_end = NO_POS;
         return WEFT_OK;
     }
@@ -1161,12 +1336,12 @@ static weft_status compile_instr(compiler *c, bool *done) {
         uint32_t arity = 0;
         if (st == WEFT_OK) {
             ctl *def = &c->ctls.data[c->ctls.len - 1 - depths[count]];
-            const weft_valtype *t0;
+            const mod_valtype *t0;
             label_types(def, &arity, &t0);
             for (uint32_t i = 0; i <= count && st == WEFT_OK; i++) {
                 ctl *f = &c->ctls.data[c->ctls.len - 1 - depths[i]];
                 uint32_t n;
-                const weft_valtype *types;
+                const mod_valtype *types;
                 label_types(f, &n, &types);
                 if (n != arity) st = cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: br_table labels have different arities");
                 else st = check_top(c, n, types);
@@ -1219,25 +1394,66 @@ static weft_status compile_instr(compiler *c, bool *done) {
         READ_U32(&idx2);
         TRY(need_table(c, idx2));
         if (idx >= c->m->ntypes) return cmp_fail(c, WEFT_ERR_INVALID, "unknown type %u", idx);
-        if (c->m->tables[idx2].elem != WEFT_FUNCREF)
+        if (mod_valtype_pub(c->m->tables[idx2].elem) != WEFT_FUNCREF)
             return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: call_indirect needs a funcref table");
         TRY(pop_addr(c, table_addr_type(c, idx2), &a));
         TRY(compile_call(c, &c->m->types[idx], CMP_CALL_INDIRECT, idx, idx2, &a));
         c->producer_end = NO_POS;
         return WEFT_OK;
+    case 0x12: /* return_call x */
+        if (!base_feature_on(c->m->engine, WEFT_FEATURE_TAIL_CALL)) break;
+        READ_U32(&idx);
+        if (idx >= c->m->nfuncs) return cmp_fail(c, WEFT_ERR_INVALID, "unknown function %u", idx);
+        return compile_tail_call(c, mod_func_type(c->m, idx), CMP_RETURN_CALL, idx, 0, NULL);
+    case 0x13: /* return_call_indirect typeidx tableidx */
+        if (!base_feature_on(c->m->engine, WEFT_FEATURE_TAIL_CALL)) break;
+        READ_U32(&idx);
+        READ_U32(&idx2);
+        TRY(need_table(c, idx2));
+        if (idx >= c->m->ntypes) return cmp_fail(c, WEFT_ERR_INVALID, "unknown type %u", idx);
+        if (mod_valtype_pub(c->m->tables[idx2].elem) != WEFT_FUNCREF)
+            return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: call_indirect needs a funcref table");
+        TRY(cmp_pop(c, WEFT_I32, &a));
+        return compile_tail_call(c, &c->m->types[idx], CMP_RETURN_CALL_INDIRECT, idx, idx2, &a);
+    case 0x14: /* call_ref x */
+        if (!base_feature_on(c->m->engine, WEFT_FEATURE_FUNCTION_REFERENCES)) break;
+        READ_U32(&idx);
+        TRY(pop_func_ref(c, idx, &a));
+        TRY(compile_call(c, &c->m->types[idx], CMP_CALL_REF, 0, 0, &a));
+        c->producer_end = NO_POS;
+        return WEFT_OK;
+    case 0x15: /* return_call_ref x */
+        if (!base_feature_on(c->m->engine, WEFT_FEATURE_FUNCTION_REFERENCES) ||
+            !base_feature_on(c->m->engine, WEFT_FEATURE_TAIL_CALL))
+            break;
+        READ_U32(&idx);
+        TRY(pop_func_ref(c, idx, &a));
+        return compile_tail_call(c, &c->m->types[idx], CMP_RETURN_CALL_REF, 0, 0, &a);
+    case 0xD4: /* ref.as_non_null */
+        if (!base_feature_on(c->m->engine, WEFT_FEATURE_FUNCTION_REFERENCES)) break;
+        TRY(cmp_pop(c, T_UNKNOWN, &a));
+        if (!is_ref(a.type)) return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: ref.as_non_null needs a reference");
+        if (a.slot != NO_SLOT && mod_nullable(a.type)) {
+            cmp_emit_op(c, CMP_REF_AS_NON_NULL);
+            cmp_emit_src(c, a.slot);
+        }
+        cmp_push_at(c, a.type == T_UNKNOWN ? T_UNKNOWN : a.type | MOD_T_NONNULL, a.slot);
+        return WEFT_OK;
+    case 0xD5: /* br_on_null l */
+    case 0xD6: /* br_on_non_null l */
+        if (!base_feature_on(c->m->engine, WEFT_FEATURE_FUNCTION_REFERENCES)) break;
+        return compile_br_on_null(c, opcode == 0xD5);
     case 0x1A: /* drop */
         TRY(cmp_pop(c, T_UNKNOWN, &a));
         return WEFT_OK;
     case 0x1B: /* select */
     case 0x1C: { /* select t* */
-        weft_valtype t = T_UNKNOWN;
+        mod_valtype t = T_UNKNOWN;
         if (opcode == 0x1C) {
             uint32_t n;
             READ_U32(&n);
             if (n != 1) return cmp_fail(c, WEFT_ERR_INVALID, "invalid result arity");
-            READ_U8(&t);
-            if (!(is_num(t) || is_ref(t) || t == WEFT_V128) || t == T_UNKNOWN)
-                return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed value type");
+            TRY(cmp_read_valtype(c, &t));
         }
         TRY(cmp_pop(c, WEFT_I32, &cond));
         TRY(cmp_pop(c, t, &b));
@@ -1260,9 +1476,11 @@ static weft_status compile_instr(compiler *c, bool *done) {
         return WEFT_OK;
     }
     case 0x20: { /* local.get */
-        weft_valtype t = T_UNKNOWN;
+        mod_valtype t = T_UNKNOWN;
         READ_U32(&idx);
         TRY(local_type(c, idx, &t));
+        /* Wasm 3.0 §3.3.5.1: a non-defaultable local must be set first. */
+        if (!c->local_set[idx]) return cmp_fail(c, WEFT_ERR_INVALID, "uninitialized local %u", idx);
         cmp_push_at(c, t, c->local_slots[idx]);
         return WEFT_OK;
     }
@@ -1350,18 +1568,22 @@ static weft_status compile_instr(compiler *c, bool *done) {
     case 0xBD:
     case 0xBE:
     case 0xBF: {
-        static const weft_valtype from[] = {WEFT_I32, WEFT_F32, WEFT_F64, WEFT_I32, WEFT_I64};
-        static const weft_valtype to[] = {WEFT_I64, WEFT_I32, WEFT_I64, WEFT_F32, WEFT_F64};
+        static const mod_valtype from[] = {WEFT_I32, WEFT_F32, WEFT_F64, WEFT_I32, WEFT_I64};
+        static const mod_valtype to[] = {WEFT_I64, WEFT_I32, WEFT_I64, WEFT_F32, WEFT_F64};
         int k = opcode == 0xAD ? 0 : opcode - 0xBC + 1;
         TRY(cmp_pop(c, from[k], &a));
         cmp_push_at(c, to[k], a.slot);
         return WEFT_OK;
     }
-    case 0xD0: { /* ref.null t */
-        uint8_t t;
-        READ_U8(&t);
-        if (t != WEFT_FUNCREF && t != WEFT_EXTERNREF && !(t == WEFT_EXNREF && eh_on(c)))
-            return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed reference type");
+    case 0xD0: { /* ref.null ht (Wasm 3.0 §3.3.2: (ref null ht)) */
+        mod_valtype t;
+        mod_valtype_err e;
+        switch (mod_read_heaptype(&c->r, c->m, &t, &e)) {
+        case MOD_READ_OK: break;
+        case MOD_READ_SHORT: return cmp_read_fail(c);
+        case MOD_READ_MALFORMED: return cmp_fail(c, WEFT_ERR_MALFORMED, "%s", e.msg);
+        case MOD_READ_INVALID: return cmp_fail(c, WEFT_ERR_INVALID, "%s", e.msg);
+        }
         uint32_t dst = cmp_push(c, t);
         cmp_emit_op(c, CMP_CONST32);
         cmp_emit(c, dst);
@@ -1382,7 +1604,10 @@ static weft_status compile_instr(compiler *c, bool *done) {
         if (idx >= c->m->nfuncs) return cmp_fail(c, WEFT_ERR_INVALID, "unknown function %u", idx);
         if (!c->m->func_declared || !c->m->func_declared[idx])
             return cmp_fail(c, WEFT_ERR_INVALID, "undeclared function reference");
-        uint32_t dst = cmp_push(c, WEFT_FUNCREF);
+        /* Wasm 3.0: (ref $t) of the function's type; 2.0: funcref. */
+        mod_valtype t = WEFT_FUNCREF;
+        if (base_feature_on(c->m->engine, WEFT_FEATURE_FUNCTION_REFERENCES)) t = mod_ref_idx(c->m->func_types[idx], false);
+        uint32_t dst = cmp_push(c, t);
         cmp_emit_op(c, CMP_REF_FUNC);
         cmp_emit(c, dst);
         cmp_emit(c, idx);
@@ -1412,6 +1637,18 @@ static void add_const(compiler *c, uint64_t bits) {
 }
 
 
+/* Skips a value type's bytes (walk_body): malformed ones fail here, an
+   unknown type index is left to validation. */
+static weft_status skip_valtype(compiler *c, bool heap) {
+    mod_valtype t;
+    mod_valtype_err e;
+    mod_read_result r = heap ? mod_read_heaptype(&c->r, c->m, &t, &e)
+                             : mod_read_valtype(&c->r, c->m, c->m->ntypes, false, &t, &e);
+    if (r == MOD_READ_SHORT) return cmp_read_fail(c);
+    if (r == MOD_READ_MALFORMED) return cmp_fail(c, WEFT_ERR_MALFORMED, "%s", e.msg);
+    return WEFT_OK;
+}
+
 /* Walks one body's instructions checking only their binary form (§5.4);
    with `consts`, also collects every numeric constant. */
 static weft_status walk_body(compiler *c, const mod_func *fn, bool consts) {
@@ -1427,6 +1664,8 @@ static weft_status walk_body(compiler *c, const mod_func *fn, bool consts) {
        with one; memory64: u64 offsets (the compile pass checks both). */
     bool multi_memory = base_feature_on(c->m->engine, WEFT_FEATURE_MULTI_MEMORY);
     unsigned offset_bits = base_feature_on(c->m->engine, WEFT_FEATURE_MEMORY64) ? 64 : 32;
+    bool typed = base_feature_on(c->m->engine, WEFT_FEATURE_FUNCTION_REFERENCES);
+    bool tail = base_feature_on(c->m->engine, WEFT_FEATURE_TAIL_CALL);
     while (depth > 0) {
         c->op_offset = base_reader_offset(&c->r);
         uint8_t op;
@@ -1436,6 +1675,7 @@ static weft_status walk_body(compiler *c, const mod_func *fn, bool consts) {
         case 0x02: case 0x03: case 0x04:
             depth++;
             if (c->r.p < c->r.end && (*c->r.p == 0x40 || single_types[*c->r.p])) c->r.p++;
+            else if (c->r.p < c->r.end && (*c->r.p == 0x63 || *c->r.p == 0x64) && typed) TRY(skip_valtype(c, false));
             else if (!base_read_sleb(&c->r, 33, &s64)) ok = false;
             else if (s64 < 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed block type");
             break;
@@ -1477,6 +1717,18 @@ static weft_status walk_body(compiler *c, const mod_func *fn, bool consts) {
         case 0x25: case 0x26: case 0xD2:
             ok = base_read_u32(&c->r, &u);
             break;
+        case 0x12: case 0x14: case 0x15: case 0xD5: case 0xD6: /* return_call, call_ref, return_call_ref, br_on_null, br_on_non_null */
+            if ((op == 0x12 || op == 0x15) ? !tail : !typed) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
+            if (op == 0x15 && !typed) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
+            ok = base_read_u32(&c->r, &u);
+            break;
+        case 0x13: /* return_call_indirect */
+            if (!tail) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
+            ok = base_read_u32(&c->r, &u) && base_read_u32(&c->r, &u);
+            break;
+        case 0xD4: /* ref.as_non_null */
+            if (!typed) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
+            break;
         case 0x0E:
             if (!base_read_u32(&c->r, &u)) { ok = false; break; }
             for (uint64_t k = 0, n = u; k <= n && ok; k++) ok = base_read_u32(&c->r, &u);
@@ -1486,7 +1738,11 @@ static weft_status walk_body(compiler *c, const mod_func *fn, bool consts) {
             break;
         case 0x1C:
             if (!base_read_u32(&c->r, &u)) { ok = false; break; }
-            ok = base_read_bytes(&c->r, u, &bytes);
+            if (!typed) {
+                ok = base_read_bytes(&c->r, u, &bytes);
+                break;
+            }
+            for (uint32_t k = 0; k < u; k++) TRY(skip_valtype(c, false));
             break;
         case 0x3F: case 0x40:
             if (multi_memory) { /* a memory index */
@@ -1509,6 +1765,10 @@ static weft_status walk_body(compiler *c, const mod_func *fn, bool consts) {
             if ((ok = base_read_f64(&c->r, &u64)) && consts) add_const(c, u64);
             break;
         case 0xD0:
+            if (typed) {
+                TRY(skip_valtype(c, true));
+                break;
+            }
             if (!(ok = base_read_u8(&c->r, &b))) break;
             if (b != WEFT_FUNCREF && b != WEFT_EXTERNREF && !(b == WEFT_EXNREF && eh_on(c)))
                 return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed reference type");
@@ -1576,6 +1836,9 @@ static weft_status scan_bodies(compiler *c, uint32_t from) {
 
 static void compiler_reset(compiler *c) {
     for (size_t i = 0; i < c->ctls.len; i++) BASE_VEC_FREE(c->ctls.data[i].fixups);
+    for (size_t i = 0; i < c->singles.len; i++) free(c->singles.data[i]);
+    c->singles.len = 0;
+    undo_local_inits(c, 0);
     c->ctls.len = 0;
     c->stack.len = 0;
     c->code.len = 0;
@@ -1634,10 +1897,22 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
     c->func_index = m->nfunc_imports + own_index;
     c->type = &m->types[fn->type_index];
     c->nlocals = c->type->nparams + fn->nlocals;
-    c->local_types = malloc((size_t)c->nlocals + 1);
+    c->local_types = malloc(((size_t)c->nlocals + 1) * sizeof *c->local_types);
     if (!c->local_types) return cmp_oom(c);
-    if (c->type->nparams) memcpy(c->local_types, c->type->params, c->type->nparams);
-    if (fn->nlocals) memcpy(c->local_types + c->type->nparams, fn->local_types, fn->nlocals);
+    if (c->type->nparams) memcpy(c->local_types, c->type->params, c->type->nparams * sizeof *c->local_types);
+    if (fn->nlocals) memcpy(c->local_types + c->type->nparams, fn->local_types, fn->nlocals * sizeof *c->local_types);
+    /* Which locals are set (Wasm 3.0 §3.3.5): params and defaultable ones
+       from the start. */
+    c->init_log.len = 0;
+    free(c->local_set);
+    c->local_set = malloc((size_t)c->nlocals + 1);
+    if (!c->local_set) {
+        free(c->local_types);
+        c->local_types = NULL;
+        return cmp_oom(c);
+    }
+    for (uint32_t i = 0; i < c->nlocals; i++)
+        c->local_set[i] = i < c->type->nparams || mod_defaultable(c->local_types[i]);
     /* Slots of the locals: a v128 takes two. */
     free(c->local_slots);
     c->local_slots = malloc(((size_t)c->nlocals + 1) * sizeof *c->local_slots);
@@ -1785,6 +2060,9 @@ static void compiler_init(compiler *c, mod_module *m, weft_error *err) {
 
 static void compiler_free(compiler *c) {
     compiler_reset(c);
+    BASE_VEC_FREE(c->singles);
+    BASE_VEC_FREE(c->init_log);
+    free(c->local_set);
     BASE_VEC_FREE(c->ctls);
     BASE_VEC_FREE(c->stack);
     BASE_VEC_FREE(c->code);
@@ -1958,12 +2236,12 @@ weft_status cmp_read_label(compiler *c, ctl **out) { return read_label(c, out); 
 weft_status cmp_read_blocktype(compiler *c, ctl *f) { return read_blocktype(c, f); }
 weft_status cmp_open_block(compiler *c, ctl *f) { return open_block(c, f); }
 weft_status cmp_close_arm(compiler *c) { return close_arm(c); }
-weft_status cmp_pop_types(compiler *c, uint32_t n, const weft_valtype *types) {
+weft_status cmp_pop_types(compiler *c, uint32_t n, const mod_valtype *types) {
     TRY(check_top(c, n, types));
     if (c->stack.len - top_ctl(c)->height >= n) materialise_from(c, c->stack.len - n);
     return pop_types(c, n, types);
 }
-void cmp_label_types(const ctl *f, uint32_t *n, const weft_valtype **types) { label_types(f, n, types); }
+void cmp_label_types(const ctl *f, uint32_t *n, const mod_valtype **types) { label_types(f, n, types); }
 void cmp_emit_target(compiler *c, ctl *f) { emit_target(c, f); }
 void cmp_set_target(compiler *c, uint32_t word, uint32_t target) { set_target(c, word, target); }
 void cmp_set_unreachable(compiler *c) { set_unreachable(c); }

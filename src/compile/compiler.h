@@ -24,7 +24,7 @@ typedef struct cmp_v128 { uint64_t w[2]; } cmp_v128;
 #define NO_POS UINT32_MAX
 
 typedef struct centry {
-    weft_valtype type;
+    mod_valtype type;
     uint32_t slot; /* where the value is: its home slot or a local's */
     uint32_t home; /* its home slot: the base plus the widths below it */
 } centry;
@@ -38,11 +38,12 @@ typedef struct ctl {
     uint8_t kind;
     bool unreachable;
     uint32_t nparams, nresults;
-    const weft_valtype *params, *results;
+    const mod_valtype *params, *results;
     uint32_t height;     /* operand stack height below the params */
     uint32_t loop_pos;   /* loop: code position of the header */
     uint32_t else_fix;   /* if: word to patch with the else position */
     uint32_t temp_base;  /* if with params: saved copies for the else arm */
+    uint32_t init_height; /* c->init_log's length when the block opened */
     BASE_VEC(uint32_t) fixups; /* words to patch with the end position */
     /* Exception handling (eh.c): try_table's handlers (first, count) whose
        end is patched at its `end`; a legacy try's body and the slot its
@@ -70,8 +71,10 @@ typedef struct compiler {
     uint32_t nlocals;          /* locals (the index space) */
     uint32_t nlocal_slots;     /* slots they take: a v128 takes two */
     uint32_t nparam_slots;
-    weft_valtype *local_types;
+    mod_valtype *local_types;
     uint32_t *local_slots;     /* per local: its first slot */
+    uint8_t *local_set;        /* per local: set (Wasm 3.0 local initialization) */
+    BASE_VEC(uint32_t) init_log; /* locals set since their block opened, in order */
     uint32_t ntemps, reserved_temps;
     uint32_t base;       /* first operand-stack slot */
     uint32_t max_height;
@@ -81,6 +84,10 @@ typedef struct compiler {
     BASE_VEC(uint32_t) code;
     BASE_VEC(uint32_t) pcmap;
     BASE_VEC(cmp_handler) handlers; /* exception handlers, unsorted (eh.c) */
+    /* One-element type lists of block types that are typed references
+       (single_types covers the one-byte ones): each its own allocation,
+       so ctls may point at it while c->ctls grows; freed by reset. */
+    BASE_VEC(mod_valtype *) singles;
 
     uint32_t taken_offset; /* module offset of the last producer taken */
     uint32_t copy_end;    /* code length right after the last COPY, for
@@ -115,7 +122,7 @@ static inline bool cmp_is_vconst(uint32_t slot) {
 static inline uint32_t cmp_const_area(const compiler *c) { return c->nconsts + 2 * c->nvconsts; }
 
 /* Slots a value of type t takes: a v128 takes two (low 8 bytes first). */
-static inline uint32_t cmp_slot_width(weft_valtype t) { return t == WEFT_V128 ? 2 : 1; }
+static inline uint32_t cmp_slot_width(mod_valtype t) { return t == WEFT_V128 ? 2 : 1; }
 
 /* Fails with a message naming the function and the instruction's offset. */
 __attribute__((format(printf, 3, 4))) weft_status cmp_fail(compiler *c, weft_status st,
@@ -152,7 +159,7 @@ void cmp_take_producer(compiler *c, uint32_t *a, uint32_t *b);
 /* Emits `fused` (dst, a, addr, offset): an operation on `a_slot` and the
    value the load just before it produced, which it loads itself; the load
    is taken back, and the operation traps at the load's offset. */
-void cmp_emit_load_fused(compiler *c, uint32_t fused, weft_valtype rt, uint32_t a_slot);
+void cmp_emit_load_fused(compiler *c, uint32_t fused, mod_valtype rt, uint32_t a_slot);
 
 /* Whether an entry's slot is a scalar constant's marker (CONST_MARK + k). */
 static inline bool cmp_is_const_slot(uint32_t slot) { return slot >= CONST_MARK && slot != NO_SLOT; }
@@ -165,7 +172,7 @@ static inline bool cmp_is_const_slot(uint32_t slot) { return slot >= CONST_MARK 
 typedef struct cmp_numeric_info {
     uint16_t op;
     uint8_t arity;
-    weft_valtype rt, at;
+    mod_valtype rt, at;
 } cmp_numeric_info;
 extern const cmp_numeric_info cmp_numeric_table[CMP_NUM_TABLE_SIZE];
 static inline const cmp_numeric_info *cmp_numeric_lookup(uint32_t opcode) {
@@ -177,11 +184,13 @@ void cmp_fused_for(uint32_t cmp, uint32_t *if_true, uint32_t *if_false);
 /* The home slot of operand stack position `index` (<= the height). */
 uint32_t cmp_home(const compiler *c, size_t index);
 /* Pushes a value living in `slot` / in its home slot (returned). */
-void cmp_push_at(compiler *c, weft_valtype t, uint32_t slot);
-uint32_t cmp_push(compiler *c, weft_valtype t);
+void cmp_push_at(compiler *c, mod_valtype t, uint32_t slot);
+uint32_t cmp_push(compiler *c, mod_valtype t);
 /* Pops a value of type `expect` (T_UNKNOWN: any). */
-weft_status cmp_pop(compiler *c, weft_valtype expect, centry *out);
+weft_status cmp_pop(compiler *c, mod_valtype expect, centry *out);
 weft_status cmp_need_memory(compiler *c, uint32_t idx);
+/* A value type in a body (mod_read_valtype), errors worded by cmp_fail. */
+weft_status cmp_read_valtype(compiler *c, mod_valtype *t);
 /* An access's memory operand as read (Wasm 3.0 §5.4.7 memarg). */
 typedef struct cmp_memarg {
     uint32_t mem;    /* memory index (multi-memory) */
@@ -236,8 +245,8 @@ weft_status cmp_read_label(compiler *c, ctl **out);
 weft_status cmp_read_blocktype(compiler *c, ctl *f);
 weft_status cmp_open_block(compiler *c, ctl *f);
 weft_status cmp_close_arm(compiler *c);
-weft_status cmp_pop_types(compiler *c, uint32_t n, const weft_valtype *types);
-void cmp_label_types(const ctl *f, uint32_t *n, const weft_valtype **types);
+weft_status cmp_pop_types(compiler *c, uint32_t n, const mod_valtype *types);
+void cmp_label_types(const ctl *f, uint32_t *n, const mod_valtype **types);
 void cmp_emit_target(compiler *c, ctl *f);
 void cmp_set_target(compiler *c, uint32_t word, uint32_t target);
 void cmp_set_unreachable(compiler *c);

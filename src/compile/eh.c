@@ -34,10 +34,10 @@ static weft_status check_clause(compiler *c, uint8_t kind, uint32_t tag, ctl *la
     const mod_functype *ft = kind < 2 ? mod_tag_type(c->m, tag) : NULL;
     uint32_t np = ft ? ft->nparams : 0, want = np + (kind == 1 || kind == 3);
     uint32_t n;
-    const weft_valtype *types;
+    const mod_valtype *types;
     cmp_label_types(label, &n, &types);
     bool ok = n == want;
-    for (uint32_t i = 0; ok && i < np; i++) ok = types[i] == ft->params[i];
+    for (uint32_t i = 0; ok && i < np; i++) ok = mod_valtype_sub(c->m, ft->params[i], types[i]);
     if (ok && want > np) ok = types[np] == WEFT_EXNREF;
     return ok ? WEFT_OK : cmp_fail(c, WEFT_ERR_INVALID, "type mismatch in catch clause");
 }
@@ -198,7 +198,7 @@ static weft_status compile_delegate(compiler *c) {
     f = cmp_top_ctl(c);
     cmp_patch_fixups(c, f, (uint32_t)c->code.len);
     uint32_t height = f->height, n = f->nresults;
-    const weft_valtype *res = f->results;
+    const mod_valtype *res = f->results;
     c->ctls.len--;
     c->stack.len = height;
     for (uint32_t i = 0; i < n; i++) cmp_push(c, res[i]);

@@ -130,6 +130,11 @@ typedef enum cmp_simd_kind {
 #define CMP_SHAPE_D_X_S_S        4, 3, 4, 1, 0
 #define CMP_SHAPE_I              1, 0, 0, 0, 0
 #define CMP_SHAPE_I_B            2, 0, 0, 0, 0
+#define CMP_SHAPE_I_I_B          3, 0, 0, 0, 0
+#define CMP_SHAPE_I_I_S_B_I      5, 3, 0, 0, 0
+#define CMP_SHAPE_S              1, 1, 0, 0, 0
+#define CMP_SHAPE_S_B            2, 1, 0, 0, 0
+#define CMP_SHAPE_S_B_I          3, 1, 0, 0, 0
 #define CMP_SHAPE_I_I_S_B        4, 3, 0, 0, 0
 #define CMP_SHAPE_I_I_S_S_S      5, 3, 4, 0, 0
 #define CMP_SHAPE_I_S            2, 2, 0, 0, 0
@@ -157,7 +162,6 @@ typedef enum cmp_simd_kind {
 #define CMP_SHAPE_S_S_T          3, 1, 2, 0, 3
 #define CMP_SHAPE_S_T            2, 1, 0, 0, 2
 #define CMP_SHAPE_S_TABLE        2, 1, 0, 0, 0
-#define CMP_SHAPE_S              1, 1, 0, 0, 0
 #define CMP_SHAPE_T              1, 0, 0, 0, 1
 #define CMP_SHAPE_ARG0_(n, i1, i2, d, t) n
 #define CMP_SHAPE_ARG1_(n, i1, i2, d, t) i1
@@ -314,6 +318,17 @@ typedef enum cmp_simd_kind {
     X(LAZY,                          -1,     CALL,   NONE,          _,   _,   0,  _,            TRAP_SAFE) /* a stub's only operation: compile, then enter (code.h) */ \
     X(THROW,                         0x08,   JUMP,   I_B,           _,   _,   0,  _,            TRAP) /* tag index, payload base: unwinds (code.h handlers) */ \
     X(THROW_REF,                     0x0A,   JUMP,   S,             _,   _,   0,  _,            TRAP) /* exnref (null traps); also the legacy rethrow */ \
+    /* Tail calls (Wasm 3.0 §4.4.8 return_call*): the arguments move to the \
+       frame's first slots and the callee replaces the caller's frame; the \
+       compiler puts a RETURN after each, which runs when the callee was a \
+       host function (its results are in place by then). */ \
+    X(RETURN_CALL,                   0x12,   CALL,   I_I_B,         _,   _,   0,  _,            TRAP_SAFE) /* function index, argument slots, frame base */ \
+    X(RETURN_CALL_INDIRECT,          0x13,   CALL,   I_I_S_B_I,     _,   _,   0,  _,            TRAP_SAFE) /* type, table, index, frame base, argument slots */ \
+    /* Typed function references (Wasm 3.0 §4.4.8 call_ref): no type check, \
+       validation proved the reference's type; null traps. */ \
+    X(CALL_REF,                      0x14,   CALL,   S_B,           _,   _,   0,  _,            TRAP_SAFE) /* function reference, frame base */ \
+    X(RETURN_CALL_REF,               0x15,   CALL,   S_B_I,         _,   _,   0,  _,            TRAP_SAFE) /* function reference, frame base, argument slots */ \
+    X(REF_AS_NON_NULL,               0xD4,   TABLE,  S,             _,   _,   0,  _,            TRAP) /* traps on null; the value stays where it is */ \
     X(COPY,                          -1,     VAR,    D_S,           _,   _,   0,  _,            0) \
     X(CONST32,                       -1,     VAR,    D_I,           _,   _,   0,  _,            0) \
     X(CONST64,                       -1,     VAR,    D_I_I,         _,   _,   0,  _,            0) /* dst, imm lo, imm hi */ \

@@ -14,7 +14,7 @@ typedef struct simd_info {
     uint16_t op;          /* internal operation */
     uint8_t kind;         /* cmp_simd_kind */
     uint8_t n;            /* bytes accessed, or lanes */
-    weft_valtype scalar;  /* splat / extract / replace scalar type */
+    mod_valtype scalar;  /* splat / extract / replace scalar type */
     bool valid;
 } simd_info;
 
@@ -119,7 +119,7 @@ uint32_t cmp_vconst_slot(const compiler *c, const cmp_v128 *v) {
 
 /* Pushes a v128 (or `t`) result and emits `op dst`; returns the position
    of the dst word for cmp_mark_producer. */
-static uint32_t emit_result_op(compiler *c, uint32_t op, weft_valtype t) {
+static uint32_t emit_result_op(compiler *c, uint32_t op, mod_valtype t) {
     uint32_t dst = cmp_push(c, t);
     cmp_emit_op(c, op);
     uint32_t dpos = (uint32_t)c->code.len;

@@ -35,7 +35,7 @@ typedef struct vctl {
     bool unreachable;
     uint32_t height; /* stack height below the block's params */
     uint32_t nparams, nresults;
-    const weft_valtype *params, *results;
+    const mod_valtype *params, *results;
 } vctl;
 
 struct cmp_validator {
@@ -124,9 +124,11 @@ static inline bool v_push(cmp_validator *v, uint8_t t) {
     return true;
 }
 
-static bool v_push_n(cmp_validator *v, uint32_t n, const weft_valtype *types) {
+static bool v_push_n(cmp_validator *v, uint32_t n, const mod_valtype *types) {
     if (!v_grow_stack(v, n)) return false;
-    if (n) memcpy(v->stack + v->sp, types, n);
+    /* One byte per type: modules with more than that (m->typed_refs) are
+       left to the compiler. */
+    for (uint32_t i = 0; i < n; i++) v->stack[v->sp + i] = (uint8_t)types[i];
     v->sp += n;
     return true;
 }
@@ -151,7 +153,7 @@ static inline bool v_pop_any(cmp_validator *v, uint8_t *t) {
     return true;
 }
 
-static bool v_pop_n(cmp_validator *v, uint32_t n, const weft_valtype *types) {
+static bool v_pop_n(cmp_validator *v, uint32_t n, const mod_valtype *types) {
     for (uint32_t i = n; i-- > 0;)
         if (!v_pop(v, types[i])) return false;
     return true;
@@ -164,7 +166,7 @@ static void v_unreachable(cmp_validator *v) {
 }
 
 /* Label types of a branch target (§3.3.8: a loop's label takes its params). */
-static inline void v_label(const vctl *f, uint32_t *n, const weft_valtype **types) {
+static inline void v_label(const vctl *f, uint32_t *n, const mod_valtype **types) {
     if (f->kind == CTL_LOOP) {
         *n = f->nparams;
         *types = f->params;
@@ -175,7 +177,7 @@ static inline void v_label(const vctl *f, uint32_t *n, const weft_valtype **type
 }
 
 /* One-element result lists for single-value block types. */
-static const weft_valtype v_single[256] = {
+static const mod_valtype v_single[256] = {
     [WEFT_I32] = WEFT_I32, [WEFT_I64] = WEFT_I64, [WEFT_F32] = WEFT_F32, [WEFT_F64] = WEFT_F64,
     [WEFT_FUNCREF] = WEFT_FUNCREF, [WEFT_EXTERNREF] = WEFT_EXTERNREF,
 };
@@ -251,7 +253,7 @@ static bool v_br_table(cmp_validator *v, base_reader *r) {
     }
     if (!v_pop(v, WEFT_I32)) return false;
     uint32_t arity;
-    const weft_valtype *types;
+    const mod_valtype *types;
     v_label(&v->ctls[v->nctl - 1 - dflt], &arity, &types);
     for (uint32_t i = 0; i <= count; i++) {
         v_u32(&first, &depth); /* read once above: cannot fail */
@@ -276,6 +278,8 @@ bool cmp_validate_fast(cmp_validator *v, const mod_module *m, uint32_t own_index
        to check; this validator vouches for no body of such a module.
        Memarg flag bit 6 (another memory) is not sure either (v_memarg). */
     if (m->nmems > 0 && m->mems[0].is64) return false;
+    /* Typed references need more than a byte per type. */
+    if (m->typed_refs) return false;
     v->sp = 0;
     v->nctl = 0;
     if (!v->ccap) {
@@ -333,7 +337,7 @@ bool cmp_validate_fast(cmp_validator *v, const mod_module *m, uint32_t own_index
         }
         case 0x0C: { /* br */
             uint32_t n;
-            const weft_valtype *types;
+            const mod_valtype *types;
             if (!v_u32(&r, &idx) || idx >= v->nctl) return false;
             v_label(&v->ctls[v->nctl - 1 - idx], &n, &types);
             if (!v_pop_n(v, n, types)) return false;
@@ -342,7 +346,7 @@ bool cmp_validate_fast(cmp_validator *v, const mod_module *m, uint32_t own_index
         }
         case 0x0D: { /* br_if */
             uint32_t n;
-            const weft_valtype *types;
+            const mod_valtype *types;
             if (!v_u32(&r, &idx) || idx >= v->nctl || !v_pop(v, WEFT_I32)) return false;
             v_label(&v->ctls[v->nctl - 1 - idx], &n, &types);
             if (!v_pop_n(v, n, types) || !v_push_n(v, n, types)) return false;

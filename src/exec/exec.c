@@ -213,10 +213,13 @@ void weft_exec_request(weft_exec *e, uint32_t bits) {
 static weft_status check_args(const mod_functype *ft, const weft_val *args, size_t nargs, weft_error *err) {
     if (nargs != ft->nparams)
         return base_fail(err, WEFT_ERR_MISUSE, "wrong number of arguments: expected %u, got %zu", ft->nparams, nargs);
-    for (uint32_t i = 0; i < ft->nparams; i++)
-        if (args[i].type != ft->params[i])
+    for (uint32_t i = 0; i < ft->nparams; i++) {
+        if (args[i].type != mod_valtype_pub(ft->params[i]))
             return base_fail(err, WEFT_ERR_MISUSE, "argument %u: expected %s, got %s", i,
-                             weft_valtype_name(ft->params[i]), weft_valtype_name(args[i].type));
+                             weft_valtype_name(mod_valtype_pub(ft->params[i])), weft_valtype_name(args[i].type));
+        if (!mod_nullable(ft->params[i]) && args[i].of.bits == 0)
+            return base_fail(err, WEFT_ERR_MISUSE, "argument %u: null for a non-nullable reference", i);
+    }
     return WEFT_OK;
 }
 

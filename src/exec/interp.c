@@ -616,6 +616,62 @@ dispatch:
         ip += 5;                                                                     \
         goto do_call;                                                                \
     }
+/* Tail calls: the arguments move down to fp[0..]; `tail_call` enters the
+   callee in the caller's frame (no record pushed) or, for a host
+   function, calls it and goes on at the RETURN the compiler put after the
+   operation. */
+#define BODY_RETURN_CALL(a_, b_)                                                     \
+    {                                                                                \
+        callee = inst->funcs[ip[1]];                                                 \
+        memmove(fp, fp + ip[3], (size_t)ip[2] * sizeof *fp);                         \
+        ip += 4;                                                                     \
+        goto tail_call;                                                              \
+    }
+#define BODY_RETURN_CALL_INDIRECT(a_, b_)                                            \
+    {                                                                                \
+        weft_table *t = inst->tables[ip[2]];                                         \
+        uint32_t i = U32V(a_);                                                       \
+        if (i >= t->size) {                                                          \
+            snprintf(trap_buf, sizeof trap_buf, "undefined element %u", i);          \
+            trap_msg = trap_buf;                                                     \
+            TRAP(WEFT_TRAP_INDIRECT_OOB);                                            \
+        }                                                                            \
+        callee = t->elems[i];                                                        \
+        if (!callee) {                                                               \
+            snprintf(trap_buf, sizeof trap_buf, "uninitialized element %u", i);      \
+            trap_msg = trap_buf;                                                     \
+            TRAP(WEFT_TRAP_INDIRECT_NULL);                                           \
+        }                                                                            \
+        const mod_functype *want = &inst->module->types[ip[1]];                      \
+        if (callee->type != want && !mod_functype_equal(callee->type, want)) TRAP(WEFT_TRAP_INDIRECT_TYPE); \
+        memmove(fp, fp + ip[4], (size_t)ip[5] * sizeof *fp);                         \
+        ip += 6;                                                                     \
+        goto tail_call;                                                              \
+    }
+#define BODY_CALL_REF(a_, b_)                                                        \
+    {                                                                                \
+        callee = (weft_func *)(uintptr_t)(a_);                                       \
+        if (BASE_UNLIKELY(!callee)) {                                                \
+            trap_msg = "null function reference";                                   \
+            TRAP(WEFT_TRAP_NULL_REF);                                                \
+        }                                                                            \
+        nfp = fp + ip[2];                                                            \
+        ip += 3;                                                                     \
+        goto do_call;                                                                \
+    }
+#define BODY_RETURN_CALL_REF(a_, b_)                                                 \
+    {                                                                                \
+        callee = (weft_func *)(uintptr_t)(a_);                                       \
+        if (BASE_UNLIKELY(!callee)) {                                                \
+            trap_msg = "null function reference";                                    \
+            TRAP(WEFT_TRAP_NULL_REF);                                                \
+        }                                                                            \
+        memmove(fp, fp + ip[2], (size_t)ip[3] * sizeof *fp);                         \
+        ip += 4;                                                                     \
+        goto tail_call;                                                              \
+    }
+#define BODY_REF_AS_NON_NULL(a_, b_)                                                 \
+    if (BASE_UNLIKELY((a_) == 0)) TRAP(WEFT_TRAP_NULL_REF);
 #define BODY_LAZY(a_, b_)                                                            \
     {                                                                                \
         /* A stub was entered (compile/code.h): the function's first call            \
@@ -1116,6 +1172,37 @@ do_call: {
     }
     cinst = callee->inst;
     goto enter;
+}
+
+tail_call: {
+    /* A tail call (return_call*): callee's arguments are at fp[0..]; it
+       takes over this frame, whose record (our caller's registers) stays
+       where it is, so the stack does not grow however long the chain. ip
+       is the RETURN after the call operation. */
+    cf = atomic_load_explicit(&callee->code, memory_order_acquire);
+    if (!cf) {
+        nfp = fp;
+        e->host_word = 0;
+        goto call_host; /* then the RETURN returns the host's results */
+    }
+    if (BASE_UNLIKELY(fp + cf->frame_size > stack_end)) {
+        if (!exec_stack_charge(e, fp + cf->frame_size, frame)) {
+            ip -= 1;
+            TRAP(WEFT_TRAP_STACK_EXHAUSTED);
+        }
+        frames_end = e->frame_commit;
+        stack_end = e->commit_end;
+    }
+    fn = cf;
+    if (callee->inst != inst) {
+        inst = callee->inst;
+        LOAD_INST();
+    }
+    exec_frame_init(fp, cf);
+    ip = cf->code;
+    /* Function entry is a safe point, a tail call's too. */
+    if (BASE_UNLIKELY(ATTENTION())) goto attention;
+    NEXT();
 }
 
 enter: {

@@ -66,6 +66,9 @@ typedef struct dec {
     uint32_t nfunc_own;     /* entries of the function section */
     uint32_t ncode;         /* entries of the code section */
     bool has_code;
+    uint32_t ntypes_known;  /* type indices a value type may name: while
+                               the type section is read, those up to the
+                               current one; then all */
     const uint8_t *names;   /* payload of the first "name" custom section */
     size_t names_len;
 } dec;
@@ -186,39 +189,25 @@ static weft_status rd_s7(dec *d, uint8_t *out) {
     return WEFT_OK;
 }
 
-/* Exception handling (WEFT_FEATURE_EXCEPTIONS): exnref, tags. */
+/* Exception handling (WEFT_FEATURE_EXCEPTIONS): tags (exnref is read by
+   mod_read_valtype, which asks the same bit). */
 static bool dec_eh_on(const dec *d) { return base_feature_on(d->m->engine, WEFT_FEATURE_EXCEPTIONS); }
 
-/* §5.3.3 reference types. */
-static weft_status rd_reftype(dec *d, weft_valtype *t) {
-    uint32_t at = dec_off(d);
-    uint8_t b;
-    TRY_OR_RETURN(rd_s7(d, &b));
-    if (b != WEFT_FUNCREF && b != WEFT_EXTERNREF && !(b == WEFT_EXNREF && dec_eh_on(d)))
-        return dec_malformed(d, at, "malformed reference type 0x%02x", b);
-    *t = b;
+/* §5.3.3-5.3.5 value and reference types (mod_read_valtype). A type
+   index out of range is a validation error, held back. */
+static weft_status rd_valtype_of(dec *d, bool ref_only, mod_valtype *t) {
+    mod_valtype_err e;
+    switch (mod_read_valtype(&d->r, d->m, d->ntypes_known, ref_only, t, &e)) {
+    case MOD_READ_OK: break;
+    case MOD_READ_SHORT: return dec_read_fail(d);
+    case MOD_READ_MALFORMED: return dec_malformed(d, e.offset, "%s", e.msg);
+    case MOD_READ_INVALID: dec_invalid(d, e.offset, "%s", e.msg); break;
+    }
+    if (*t > 0xFF) d->m->typed_refs = true;
     return WEFT_OK;
 }
-
-/* §5.3.4 value types; v128 only with the SIMD feature on. */
-static weft_status rd_valtype(dec *d, weft_valtype *t) {
-    uint32_t at = dec_off(d);
-    uint8_t b;
-    TRY_OR_RETURN(rd_s7(d, &b));
-    if (b == WEFT_V128 && d->m->engine && (d->m->engine->config.disabled_features & WEFT_FEATURE_SIMD))
-        return dec_malformed(d, at, "malformed value type 0x7b (SIMD is turned off)");
-    switch (b) {
-    case WEFT_I32: case WEFT_I64: case WEFT_F32: case WEFT_F64: case WEFT_V128:
-    case WEFT_FUNCREF: case WEFT_EXTERNREF:
-        *t = b;
-        return WEFT_OK;
-    case WEFT_EXNREF:
-        if (!dec_eh_on(d)) break;
-        *t = b;
-        return WEFT_OK;
-    }
-    return dec_malformed(d, at, "malformed value type 0x%02x", b);
-}
+static weft_status rd_reftype(dec *d, mod_valtype *t) { return rd_valtype_of(d, true, t); }
+static weft_status rd_valtype(dec *d, mod_valtype *t) { return rd_valtype_of(d, false, t); }
 
 /* §5.3.7 limits. The flag is read as a 1-bit LEB128 number like the
    reference interpreter does (so 0x02 is "integer too large" in Wasm 2.0);
@@ -391,7 +380,7 @@ static weft_status skip_instr(dec *d, uint32_t at, uint8_t op, unsigned *depth) 
     case 0x11:
         return skip_u32s(d, 2);
     case 0x1C: {
-        weft_valtype t;
+        mod_valtype t;
         TRY_OR_RETURN(rd_len(d, &n));
         for (uint32_t i = 0; i < n; i++) TRY_OR_RETURN(rd_valtype(d, &t));
         return WEFT_OK;
@@ -434,7 +423,7 @@ static weft_status skip_instr(dec *d, uint32_t at, uint8_t op, unsigned *depth) 
    and its deepest stack, for rt_eval_const. Validation errors go to `v`
    in the reference's order: constant-ness of each instruction (and
    unknown globals), then function indices of ref.func, then types. */
-static weft_status rd_constexpr(dec *d, mod_constexpr *ce, weft_valtype want, dec_verr *v) {
+static weft_status rd_constexpr(dec *d, mod_constexpr *ce, mod_valtype want, dec_verr *v) {
     mod_module *m = d->m;
     bool extended = base_feature_on(m->engine, WEFT_FEATURE_EXTENDED_CONST);
     uint32_t nvisible = extended ? m->nglobals : m->nglobal_imports;
@@ -443,7 +432,7 @@ static weft_status rd_constexpr(dec *d, mod_constexpr *ce, weft_valtype want, de
     dec_verr func_err = {0}, type_err = {0};
     /* The operand types, for type checking (§3.4.10 types the sequence
        like a function body); grown on the heap past the first 16. */
-    weft_valtype stack_small[16], *stack = stack_small;
+    mod_valtype stack_small[16], *stack = stack_small;
     uint32_t height = 0, cap = 16, max_height = 0;
     weft_status st = WEFT_OK;
     memset(ce, 0, sizeof *ce);
@@ -462,7 +451,7 @@ static weft_status rd_constexpr(dec *d, mod_constexpr *ce, weft_valtype want, de
         }
         ninstr++;
         bool is_const = true, binop = false;
-        weft_valtype type = 0;
+        mod_valtype type = 0;
         uint64_t value = 0;
         switch (op) {
         case 0x41: { /* i32.const */
@@ -502,14 +491,25 @@ static weft_status rd_constexpr(dec *d, mod_constexpr *ce, weft_valtype want, de
             }
             type = WEFT_F64;
             break;
-        case 0xD0: /* ref.null t */
-            if ((st = rd_reftype(d, &type)) != WEFT_OK) goto out;
+        case 0xD0: { /* ref.null ht */
+            mod_valtype_err e;
+            switch (mod_read_heaptype(&d->r, m, &type, &e)) {
+            case MOD_READ_OK: break;
+            case MOD_READ_SHORT: st = dec_read_fail(d); goto out;
+            case MOD_READ_MALFORMED: st = dec_malformed(d, e.offset, "%s", e.msg); goto out;
+            case MOD_READ_INVALID: verr_set(v, e.offset, "%s", e.msg); is_const = false; break;
+            }
+            if (type > 0xFF) m->typed_refs = true;
             break;
+        }
         case 0xD2: { /* ref.func x */
             uint32_t x;
             if ((st = rd_u32(d, &x)) != WEFT_OK) goto out;
-            if (x >= m->nfuncs) verr_set(&func_err, at, "unknown function %u", x);
             type = WEFT_FUNCREF;
+            if (x >= m->nfuncs) verr_set(&func_err, at, "unknown function %u", x);
+            else if (base_feature_on(m->engine, WEFT_FEATURE_FUNCTION_REFERENCES) &&
+                     m->func_types[x] < m->ntypes)
+                type = mod_ref_idx(m->func_types[x], false); /* Wasm 3.0: (ref $t) */
             value = x;
             break;
         }
@@ -563,7 +563,7 @@ static weft_status rd_constexpr(dec *d, mod_constexpr *ce, weft_valtype want, de
             else height = 0;
         }
         if (height == cap) {
-            weft_valtype *n = base_calloc((size_t)cap * 2, sizeof *n);
+            mod_valtype *n = base_calloc((size_t)cap * 2, sizeof *n);
             if (!n) {
                 st = dec_nomem(d);
                 goto out;
@@ -578,7 +578,7 @@ static weft_status rd_constexpr(dec *d, mod_constexpr *ce, weft_valtype want, de
     }
     if (func_err.set) verr_set(v, func_err.offset, "%s", func_err.msg);
     if (type_err.set) verr_set(v, type_err.offset, "%s", type_err.msg);
-    if (ninstr == 0 || (ninstr == 1 && ce->type != want) ||
+    if (ninstr == 0 || (ninstr == 1 && !mod_valtype_sub(m, ce->type, want)) ||
         (ninstr > 1 && !v->set && (height != 1 || stack[0] != want)))
         verr_set(v, start, "type mismatch");
     if (ninstr > 1) { /* integer arithmetic: evaluated from its bytes */
@@ -612,6 +612,7 @@ static weft_status dec_types(dec *d) {
     mod_module *m = d->m;
     uint32_t n;
     TRY_OR_RETURN(rd_len(d, &n));
+    if (n > MOD_T_MAX_TYPES) return dec_malformed(d, dec_off(d), "too many types (%u; weft takes at most %u)", n, MOD_T_MAX_TYPES);
     m->types = base_calloc(n, sizeof *m->types);
     if (!m->types) return dec_nomem(d);
     m->ntypes = n;
@@ -621,19 +622,25 @@ static weft_status dec_types(dec *d) {
         uint8_t form;
         TRY_OR_RETURN(rd_s7(d, &form));
         if (form != 0x60) return dec_malformed(d, at, "malformed function type 0x%02x", form);
+        d->ntypes_known = i + 1; /* Wasm 3.0: a type may name itself and earlier ones */
         TRY_OR_RETURN(rd_len(d, &np));
-        ft->params = base_reallocarray(NULL, np, 1);
+        ft->params = base_reallocarray(NULL, np, sizeof *ft->params);
         if (!ft->params) return dec_nomem(d);
         for (uint32_t k = 0; k < np; k++) TRY_OR_RETURN(rd_valtype(d, &ft->params[k]));
         ft->nparams = np;
         TRY_OR_RETURN(rd_len(d, &nr));
-        weft_valtype *all = base_reallocarray(ft->params, (size_t)np + nr, 1);
+        mod_valtype *all = base_reallocarray(ft->params, (size_t)np + nr, sizeof *all);
         if (!all) return dec_nomem(d);
         ft->params = all;
         ft->results = all + np;
         for (uint32_t k = 0; k < nr; k++) TRY_OR_RETURN(rd_valtype(d, &ft->results[k]));
+        ft->pub_params = base_reallocarray(NULL, (size_t)np + nr + 1, 1);
+        if (!ft->pub_params) return dec_nomem(d);
+        for (uint32_t k = 0; k < np + nr; k++) ft->pub_params[k] = mod_valtype_pub(all[k]);
+        ft->owner = m;
         ft->nresults = nr;
     }
+    d->ntypes_known = n;
     return WEFT_OK;
 }
 
@@ -820,8 +827,30 @@ static weft_status dec_tables(dec *d) {
     uint32_t n;
     TRY_OR_RETURN(rd_len(d, &n));
     if (!grow_array((void **)&m->tables, m->ntables, n, sizeof *m->tables)) return dec_nomem(d);
+    m->table_inits = base_calloc(n, sizeof *m->table_inits);
+    if (!m->table_inits) return dec_nomem(d);
+    bool typed = base_feature_on(m->engine, WEFT_FEATURE_FUNCTION_REFERENCES);
     for (uint32_t i = 0; i < n; i++) {
-        TRY_OR_RETURN(rd_tabletype(d, &m->tables[m->ntables]));
+        /* Wasm 3.0 §5.5.7: 0x40 0x00 tabletype expr is a table with an
+           initialiser; a plain tabletype's elements start null, so its
+           type must be nullable (§3.4.3). */
+        uint32_t at = dec_off(d);
+        bool init = typed && d->r.p < d->r.end && *d->r.p == 0x40;
+        if (init) {
+            uint8_t zero;
+            d->r.p++;
+            TRY_OR_RETURN(rd_u8(d, &zero));
+            if (zero != 0) return dec_malformed(d, at + 1, "malformed table: 0x00 expected after 0x40");
+        }
+        mod_tabletype *tt = &m->tables[m->ntables];
+        TRY_OR_RETURN(rd_tabletype(d, tt));
+        if (init) {
+            dec_verr v = {0};
+            TRY_OR_RETURN(rd_constexpr(d, &m->table_inits[i], tt->elem, &v));
+            dec_invalid_from(d, &v);
+        } else if (!mod_nullable(tt->elem)) {
+            dec_invalid(d, at, "type mismatch: a table of a non-nullable type needs an initialiser");
+        }
         m->ntables++;
     }
     return WEFT_OK;
@@ -958,7 +987,10 @@ static weft_status dec_elem(dec *d, mod_elem *e) {
     dec_verr offset_err = {0}, item_err = {0};
     TRY_OR_RETURN(rd_u32(d, &flags));
     if (flags > 7) return dec_malformed(d, at, "malformed elements segment kind %u", flags);
-    e->type = WEFT_FUNCREF;
+    /* The function-index forms (elemkind 0x00) make (ref func) in Wasm 3.0
+       (§5.5.12), funcref in 2.0. */
+    e->type = base_feature_on(m->engine, WEFT_FEATURE_FUNCTION_REFERENCES) && !(flags & 4)
+                  ? WEFT_FUNCREF | MOD_T_NONNULL : WEFT_FUNCREF;
     if (flags & 1) {
         e->mode = (flags & 2) ? MOD_SEG_DECLARATIVE : MOD_SEG_PASSIVE;
     } else {
@@ -993,7 +1025,7 @@ static weft_status dec_elem(dec *d, mod_elem *e) {
             TRY_OR_RETURN(rd_u32(d, &x));
             if (x >= m->nfuncs) verr_set(&item_err, at, "unknown function %u", x);
             it->op = 0xD2;
-            it->type = WEFT_FUNCREF;
+            it->type = e->type;
             it->value = x;
         }
     }
@@ -1001,9 +1033,11 @@ static weft_status dec_elem(dec *d, mod_elem *e) {
     if (e->mode == MOD_SEG_ACTIVE) {
         if (e->table_index >= m->ntables)
             dec_invalid(d, table_at, "unknown table %u", e->table_index);
-        else if (m->tables[e->table_index].elem != e->type)
+        else if (!mod_valtype_sub(m, e->type, m->tables[e->table_index].elem)) {
+            char a[32], b[32];
             dec_invalid(d, table_at, "type mismatch: element segment of %s for a table of %s",
-                        weft_valtype_name(e->type), weft_valtype_name(m->tables[e->table_index].elem));
+                        mod_valtype_str(e->type, a), mod_valtype_str(m->tables[e->table_index].elem, b));
+        }
         dec_invalid_from(d, &offset_err);
     }
     return WEFT_OK;
@@ -1032,7 +1066,7 @@ static weft_status dec_code_entry(dec *d, uint32_t i) {
     const uint8_t *end = start + size;
     uint32_t at = dec_off(d), ndecl;
     uint64_t total = 0;
-    weft_valtype t;
+    mod_valtype t;
     /* First pass: count and check (§5.5.13: the total must fit). */
     TRY_OR_RETURN(rd_len(d, &ndecl));
     const uint8_t *decls = d->r.p;
@@ -1050,15 +1084,14 @@ static weft_status dec_code_entry(dec *d, uint32_t i) {
     if (i < d->nfunc_own) {
         /* Second pass: expand the declarations. */
         mod_func *f = &m->funcs[i];
-        f->local_types = base_reallocarray(NULL, (size_t)total, 1);
+        f->local_types = base_reallocarray(NULL, (size_t)total, sizeof *f->local_types);
         if (!f->local_types) return dec_nomem(d);
         d->r.p = decls;
         for (uint32_t k = 0, j = 0; k < ndecl; k++) {
             uint32_t c;
             TRY_OR_RETURN(rd_u32(d, &c));
             TRY_OR_RETURN(rd_valtype(d, &t));
-            memset(f->local_types + j, t, c);
-            j += c;
+            for (uint32_t k2 = 0; k2 < c; k2++) f->local_types[j++] = t;
         }
         f->nlocals = (uint32_t)total;
         f->body = body;
@@ -1101,7 +1134,7 @@ static weft_status dec_datas(dec *d) {
         if (flags == 2) TRY_OR_RETURN(rd_u32(d, &s->memory_index));
         /* The offset has the memory's address type: i64 for a 64-bit memory
            (memory64, Wasm 3.0 §3.4.6). */
-        weft_valtype at_type =
+        mod_valtype at_type =
             s->memory_index < m->nmems && m->mems[s->memory_index].is64 ? WEFT_I64 : WEFT_I32;
         if (flags != 1) TRY_OR_RETURN(rd_constexpr(d, &s->offset, at_type, &offset_err));
         TRY_OR_RETURN(rd_len(d, &s->len));
@@ -1296,7 +1329,10 @@ weft_status mod_decode(mod_module *m, weft_error *err) {
 
 void mod_free_contents(mod_module *m) {
     if (!m) return;
-    for (uint32_t i = 0; i < m->ntypes; i++) free(m->types[i].params);
+    for (uint32_t i = 0; i < m->ntypes; i++) {
+        free(m->types[i].params);
+        free(m->types[i].pub_params);
+    }
     free(m->types);
     for (uint32_t i = 0; i < m->nimports; i++) {
         free(m->imports[i].module);
@@ -1308,6 +1344,8 @@ void mod_free_contents(mod_module *m) {
         for (uint32_t i = 0; i < m->nfuncs - m->nfunc_imports; i++) free(m->funcs[i].local_types);
     free(m->funcs);
     free(m->tables);
+    free(m->table_inits);
+    m->table_inits = NULL;
     free(m->mems);
     free(m->global_types);
     free(m->tag_types);
@@ -1345,11 +1383,4 @@ void mod_free_contents(mod_module *m) {
     m->nfuncs = m->nfunc_imports = m->ntables = m->ntable_imports = 0;
     m->nmems = m->nmem_imports = m->nglobals = m->nglobal_imports = 0;
     m->ntags = m->ntag_imports = 0;
-}
-
-bool mod_functype_equal(const mod_functype *a, const mod_functype *b) {
-    if (a == b) return true;
-    if (a->nparams != b->nparams || a->nresults != b->nresults) return false;
-    return (a->nparams == 0 || memcmp(a->params, b->params, a->nparams) == 0) &&
-           (a->nresults == 0 || memcmp(a->results, b->results, a->nresults) == 0);
 }

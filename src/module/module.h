@@ -16,23 +16,87 @@
 
 struct cmp_func; /* compiled code of one function, see compile/code.h */
 
+/* A value type inside weft (Wasm 3.0 §2.3.4 valtype, §2.3.3 reftype), 32
+   bits, used by the decoder, the validators and the compiler:
+
+     bits 0-7    the public code, what a host sees (weft_valtype): 0x7F i32,
+                 0x7E i64, 0x7D f32, 0x7C f64, 0x7B v128, and for a
+                 reference the top of its heap type's hierarchy: 0x70
+                 funcref for every function reference, 0x6F externref,
+                 0x69 exnref
+     bit 8       MOD_T_NONNULL: (ref ht) rather than (ref null ht)
+     bit 9       MOD_T_IDX: the heap type is a type index, in bits 12-31
+     bits 16-23  otherwise, the abstract heap type's code when it is not
+                 the low byte's (0 for func, extern, exn; for GC's bottom
+                 and inner types later: nofunc 0x73, none 0x71, ...)
+
+   So the 2.0 types keep their one-byte codes exactly ((ref null func) is
+   0x70), a host's view of any type is its low byte (mod_valtype_pub), and
+   GC can add heap types without a new layout: a struct or array type
+   index would carry 0x6E (anyref) as its public code. */
+typedef uint32_t mod_valtype;
+#define MOD_T_NONNULL 0x100u
+#define MOD_T_IDX 0x200u
+#define MOD_T_IDX_SHIFT 12
+#define MOD_T_MAX_TYPES (1u << 20) /* type indices a mod_valtype can hold */
+
+static inline weft_valtype mod_valtype_pub(mod_valtype t) { return (weft_valtype)(t & 0xFF); }
+static inline bool mod_is_ref(mod_valtype t) {
+    uint8_t b = (uint8_t)t;
+    return b == WEFT_FUNCREF || b == WEFT_EXTERNREF || b == WEFT_EXNREF;
+}
+static inline bool mod_nullable(mod_valtype t) { return !(t & MOD_T_NONNULL); }
+static inline bool mod_is_idx(mod_valtype t) { return (t & MOD_T_IDX) != 0; }
+static inline uint32_t mod_type_idx(mod_valtype t) { return t >> MOD_T_IDX_SHIFT; }
+/* (ref null? $idx) of a function type. */
+static inline mod_valtype mod_ref_idx(uint32_t idx, bool nullable) {
+    return WEFT_FUNCREF | MOD_T_IDX | (idx << MOD_T_IDX_SHIFT) | (nullable ? 0 : MOD_T_NONNULL);
+}
+/* Whether a local of type t has a default value (§3.3.5.4 defaultable):
+   numbers, vectors and nullable references. */
+static inline bool mod_defaultable(mod_valtype t) { return !(t & MOD_T_NONNULL); }
+
 /* A function type. params and results point into one allocation owned by
    the module (or by a host function). */
 typedef struct mod_functype {
     uint32_t nparams, nresults;
-    weft_valtype *params;
-    weft_valtype *results;
+    mod_valtype *params;
+    mod_valtype *results;
+    /* The host's view (mod_valtype_pub) of params then results, for
+       weft_functype: pub_params[nparams + i] is result i. */
+    weft_valtype *pub_params;
+    const struct weft_module *owner; /* whose type indices these are; NULL
+                                        for a host function's type */
 } mod_functype;
 
+/* Type equivalence of function types (Wasm 3.0 §3.1.3 / §4.5.3): a and b
+   of modules ma and mb (a host function's type has no module: NULL), equal
+   when their value types are, type indices compared by the types they
+   name (a type naming itself matches one naming itself). The modules are
+   the types' owners. */
 bool mod_functype_equal(const mod_functype *a, const mod_functype *b);
+/* Subtyping of value types (Wasm 3.0 §3.3.1 matching, without GC): a <: b,
+   both of module m. (ref ht) <: (ref null ht); (ref $t) <: (ref func). */
+bool mod_valtype_sub(const struct weft_module *m, mod_valtype a, mod_valtype b);
+/* Matching across modules (import matching of constant globals): a of ma
+   <: b of mb; a NULL module is a host's, whose types are plain. */
+bool mod_valtype_match(const struct weft_module *ma, mod_valtype a, const struct weft_module *mb,
+                       mod_valtype b);
+/* Equivalence of value types across modules (import matching of globals
+   and tables). */
+bool mod_valtype_equiv(const struct weft_module *ma, mod_valtype a, const struct weft_module *mb,
+                       mod_valtype b);
+/* Writes the text form of t ("i32", "funcref", "(ref null 3)", "(ref func)")
+   into buf and returns buf. */
+const char *mod_valtype_str(mod_valtype t, char buf[32]);
 
 typedef struct mod_tabletype {
-    weft_valtype elem; /* WEFT_FUNCREF or WEFT_EXTERNREF */
+    mod_valtype elem; /* a reference type */
     weft_limits limits;
 } mod_tabletype;
 
 typedef struct mod_globaltype {
-    weft_valtype type;
+    mod_valtype type;
     bool mut;
 } mod_globaltype;
 
@@ -49,7 +113,7 @@ typedef struct mod_constexpr {
                        `value` is the module offset of its 16 bytes),
                        MOD_CONSTEXPR_SEQ (then `value` is the module
                        offset of its first instruction) */
-    weft_valtype type; /* the value type it produces */
+    mod_valtype type; /* the value type it produces */
     uint64_t value;    /* constant bits; for ref.func/global.get the index */
     uint32_t len;       /* MOD_CONSTEXPR_SEQ: bytes, the final `end` included */
     uint32_t max_depth; /* MOD_CONSTEXPR_SEQ: the deepest operand stack */
@@ -84,7 +148,7 @@ typedef struct mod_custom {
 typedef struct mod_func {
     uint32_t type_index;
     uint32_t nlocals;           /* declared locals, not counting params */
-    weft_valtype *local_types;  /* nlocals entries */
+    mod_valtype *local_types;   /* nlocals entries */
     const uint8_t *body;        /* instructions after the local declarations,
                                    up to and including the final `end` */
     uint32_t body_len;
@@ -104,7 +168,7 @@ typedef enum mod_segmode {
 
 typedef struct mod_elem {
     mod_segmode mode;
-    weft_valtype type;      /* WEFT_FUNCREF or WEFT_EXTERNREF */
+    mod_valtype type;       /* a reference type */
     uint32_t table_index;   /* active only */
     mod_constexpr offset;   /* active only, i32 */
     uint32_t count;
@@ -128,6 +192,12 @@ struct weft_module {
 
     uint32_t ntypes;
     mod_functype *types;
+    /* Some value type of the module (a function type's, a local's, a
+       global's, a table's, a segment's, a block type's is found by the
+       compiler) is more than its public code: a typed or non-nullable
+       reference. The fast validator, which keeps one byte per type,
+       leaves such modules to the compiler. */
+    bool typed_refs;
 
     uint32_t nimports;
     mod_import *imports;
@@ -139,6 +209,10 @@ struct weft_module {
 
     uint32_t ntables, ntable_imports;
     mod_tabletype *tables;      /* all tables, imported first */
+    /* Own tables' initialiser expressions (table section form 0x40 0x00,
+       Wasm 3.0 §5.5.7), table_inits[i - ntable_imports]; op 0 when the
+       table has none (its elements start null). */
+    mod_constexpr *table_inits;
 
     uint32_t nmems, nmem_imports;
     weft_limits *mems;          /* all memories, imported first, in pages */
@@ -203,6 +277,30 @@ static inline const mod_functype *mod_func_type(const mod_module *m, uint32_t in
 static inline const mod_functype *mod_tag_type(const mod_module *m, uint32_t index) {
     return &m->types[m->tag_types[index]];
 }
+/* Reading value types (Wasm 3.0 §5.3.4-5.3.5), shared by the decoder and
+   the compiler (block types, select t, ref.null). */
+typedef enum mod_read_result {
+    MOD_READ_OK,
+    MOD_READ_SHORT,     /* the reader failed: its `why` says how */
+    MOD_READ_MALFORMED, /* e->msg; a GC type: "... needs GC, which is not supported yet" */
+    MOD_READ_INVALID,   /* read, but names a type index >= ntypes: e->msg
+                           "unknown type N"; *t is set */
+} mod_read_result;
+typedef struct mod_valtype_err {
+    uint32_t offset;
+    char msg[96];
+} mod_valtype_err;
+/* A value type (ref_only: a reference type, §5.3.3): the one-byte codes,
+   and with typed function references 0x63 ht (ref null ht) and 0x64 ht
+   (ref ht). Type indices below `ntypes` are known (the type section
+   passes how many precede the one being read, plus itself). exnref needs
+   WEFT_FEATURE_EXCEPTIONS. */
+mod_read_result mod_read_valtype(base_reader *r, const mod_module *m, uint32_t ntypes, bool ref_only,
+                                 mod_valtype *t, mod_valtype_err *e);
+/* ref.null's immediate: a heap type (3.0), a reference type's byte (2.0);
+   *t is the nullable reference type it makes. */
+mod_read_result mod_read_heaptype(base_reader *r, const mod_module *m, mod_valtype *t,
+                                  mod_valtype_err *e);
 
 /* Decodes `bytes` into `m` (zeroed by the caller; m->bytes/len already set to
    the module's own copy) and performs every module-level validation check

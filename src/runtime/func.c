@@ -2,10 +2,10 @@
    the type of any function. */
 #include "internal.h"
 
-static bool rt_valtype_ok(weft_valtype t) {
+bool rt_valtype_ok(weft_valtype t) {
     switch (t) {
     case WEFT_I32: case WEFT_I64: case WEFT_F32: case WEFT_F64:
-    case WEFT_V128: case WEFT_FUNCREF: case WEFT_EXTERNREF:
+    case WEFT_V128: case WEFT_FUNCREF: case WEFT_EXTERNREF: case WEFT_EXNREF:
         return true;
     }
     return false;
@@ -22,20 +22,25 @@ weft_func *weft_func_new(weft_store *store, const weft_functype *type,
 
     weft_func *f = calloc(1, sizeof *f);
     if (!f) return NULL;
-    /* One allocation for params and results, as module types have; never
-       NULL, so comparisons may memcmp it even when empty. */
+    /* One allocation for params and results, as module types have, and
+       one for their public view; never NULL. */
     size_t n = (size_t)type->nparams + type->nresults;
-    weft_valtype *types = base_calloc(n, sizeof *types);
-    if (!types) {
+    mod_valtype *types = base_calloc(n + 1, sizeof *types);
+    weft_valtype *pub = base_calloc(n + 1, sizeof *pub);
+    if (!types || !pub) {
+        free(types);
+        free(pub);
         free(f);
         return NULL;
     }
-    if (type->nparams) memcpy(types, type->params, type->nparams);
-    if (type->nresults) memcpy(types + type->nparams, type->results, type->nresults);
+    for (uint32_t i = 0; i < type->nparams; i++) types[i] = pub[i] = type->params[i];
+    for (uint32_t i = 0; i < type->nresults; i++)
+        types[type->nparams + i] = pub[type->nparams + i] = type->results[i];
     f->own_type.nparams = type->nparams;
     f->own_type.nresults = type->nresults;
     f->own_type.params = types;
     f->own_type.results = types + type->nparams;
+    f->own_type.pub_params = pub;
     f->type = &f->own_type;
     f->host = fn;
     f->env = env;
@@ -44,6 +49,7 @@ weft_func *weft_func_new(weft_store *store, const weft_functype *type,
     f->index = UINT32_MAX;
     if (!rt_store_add_func(store, f)) {
         free(types);
+        free(pub);
         free(f);
         return NULL;
     }
@@ -54,6 +60,7 @@ void rt_func_destroy(weft_func *f) {
     if (!f) return;
     if (f->finalizer) f->finalizer(f->env);
     free(f->own_type.params);
+    free(f->own_type.pub_params);
     free(f);
 }
 
@@ -62,7 +69,7 @@ weft_functype weft_func_type(const weft_func *func) {
     if (!func || !func->type) return t;
     t.nparams = func->type->nparams;
     t.nresults = func->type->nresults;
-    t.params = func->type->params;
-    t.results = func->type->results;
+    t.params = func->type->pub_params;
+    t.results = func->type->pub_params + func->type->nparams;
     return t;
 }

@@ -80,6 +80,7 @@ weft_status weft_global_new(weft_store *store, weft_val value, bool mutable_,
     weft_global *g = calloc(1, sizeof *g);
     if (!g) return base_fail(err, WEFT_ERR_NOMEM, "out of memory allocating a global");
     g->type = value.type;
+    g->full_type = value.type;
     g->mut = mutable_;
     g->value = rt_val_to_bits(value);
     if (value.type == WEFT_V128) memcpy(&g->value_hi, value.of.v128 + 8, 8);

@@ -232,7 +232,8 @@ static bool rt_import_matches(const mod_module *m, const mod_import *imp, const 
     case WEFT_EXTERN_FUNC:
         return mod_functype_equal(&m->types[imp->type_index], ext->of.func->type);
     case WEFT_EXTERN_TABLE:
-        return ext->of.table->elem == imp->table.elem &&
+        /* Wasm 3.0 §4.5.3 (without GC): element types equivalent. */
+        return mod_valtype_equiv(ext->of.table->owner, ext->of.table->full_type, m, imp->table.elem) &&
                rt_table_current_limits(ext->of.table).is64 == imp->table.limits.is64 &&
                rt_limits_match(rt_table_current_limits(ext->of.table), imp->table.limits);
     case WEFT_EXTERN_MEMORY: {
@@ -241,7 +242,12 @@ static bool rt_import_matches(const mod_module *m, const mod_import *imp, const 
                rt_limits_match(l, imp->memory);
     }
     case WEFT_EXTERN_GLOBAL:
-        return ext->of.global->type == imp->global.type && ext->of.global->mut == imp->global.mut;
+        /* Wasm 3.0 §4.5.3: a constant global's type matches a supertype,
+           a mutable one only an equivalent type. */
+        if (ext->of.global->mut != imp->global.mut) return false;
+        if (imp->global.mut)
+            return mod_valtype_equiv(ext->of.global->owner, ext->of.global->full_type, m, imp->global.type);
+        return mod_valtype_match(ext->of.global->owner, ext->of.global->full_type, m, imp->global.type);
     case WEFT_EXTERN_TAG: /* Wasm 3.0 §4.5.3 tags: the types are equal */
         return mod_functype_equal(&m->types[imp->type_index], ext->of.tag->type);
     }
@@ -390,6 +396,8 @@ static weft_status rt_instance_alloc(weft_store *store, mod_module *m,
                             err);
         if (st != WEFT_OK) goto fail;
         inst->tables[i]->store = store;
+        inst->tables[i]->full_type = m->tables[i].elem;
+        inst->tables[i]->owner = m;
     }
     for (uint32_t i = m->nmem_imports; i < m->nmems; i++) {
         st = rt_memory_alloc(store->engine, store->max_memory_bytes, store->budget, m->mems[i],
@@ -404,7 +412,9 @@ static weft_status rt_instance_alloc(weft_store *store, mod_module *m,
     for (uint32_t i = 0; i < nown_globals; i++) {
         weft_global *g = &inst->own_globals[i];
         const mod_global *mg = &m->globals[i];
-        g->type = mg->type.type;
+        g->type = mod_valtype_pub(mg->type.type);
+        g->full_type = mg->type.type;
+        g->owner = m;
         g->mut = mg->type.mut;
         g->store = store;
         st = rt_eval_const(inst, &mg->init, &g->value, err);
@@ -416,6 +426,18 @@ static weft_status rt_instance_alloc(weft_store *store, mod_module *m,
             g->value_hi = inst->globals[mg->init.value]->value_hi;
         }
         inst->globals[m->nglobal_imports + i] = g;
+    }
+
+    /* Tables with an initialiser (Wasm 3.0 §4.5.4: evaluated after the
+       globals, every element set to its value). */
+    for (uint32_t i = m->ntable_imports; i < m->ntables && m->table_inits; i++) {
+        const mod_constexpr *init = &m->table_inits[i - m->ntable_imports];
+        if (init->op == 0) continue;
+        uint64_t r;
+        st = rt_eval_const(inst, init, &r, err);
+        if (st != WEFT_OK) goto fail;
+        weft_table *t = inst->tables[i];
+        for (uint32_t k = 0; k < t->size; k++) t->elems[k] = (void *)(uintptr_t)r;
     }
 
     /* Element segment instances (§4.2.12): their references, evaluated now. */

@@ -43,6 +43,8 @@ void rt_table_destroy(weft_table *t);
 void rt_func_destroy(weft_func *f);
 void rt_global_destroy(weft_global *g);
 void rt_tag_destroy(weft_tag *tag);
+/* Whether a host may name value type t (weft_func_new, weft_tag_new). */
+bool rt_valtype_ok(weft_valtype t);
 /* Frees every exception made in `store` (tag.c). */
 void rt_store_free_exns(weft_store *store);
 /* Frees the instance's own arrays and drops its module reference. Tables and

@@ -6,8 +6,8 @@ static weft_functype rt_public_functype(const mod_functype *t) {
     weft_functype f;
     f.nparams = t->nparams;
     f.nresults = t->nresults;
-    f.params = t->params;
-    f.results = t->results;
+    f.params = t->pub_params;
+    f.results = t->pub_params + t->nparams;
     return f;
 }
 

@@ -106,7 +106,9 @@ struct weft_memory {
 };
 
 struct weft_table {
-    weft_valtype elem;
+    weft_valtype elem;            /* the host's view of full_type */
+    mod_valtype full_type;        /* Wasm 3.0 element type, of `owner`'s types */
+    const mod_module *owner;      /* the defining module; NULL: made by a host */
     uint32_t size;
     uint32_t max;                 /* effective maximum */
     weft_limits limits;           /* as declared */
@@ -143,7 +145,9 @@ weft_exn *rt_exn_new(weft_store *store, weft_tag *tag, const uint64_t *slots);
 uint32_t rt_tag_slots(const weft_tag *tag);
 
 struct weft_global {
-    weft_valtype type;
+    weft_valtype type;            /* the host's view of full_type */
+    mod_valtype full_type;        /* Wasm 3.0 value type, of `owner`'s types */
+    const mod_module *owner;      /* the defining module; NULL: made by a host */
     bool mut;
     uint64_t value;               /* bits, as in an operand slot */
     uint64_t value_hi;            /* v128: its high 8 bytes (value: low) */

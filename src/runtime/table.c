@@ -44,6 +44,7 @@ weft_status rt_table_alloc(weft_valtype elem, weft_limits limits, void *init, rt
                          (unsigned long long)limits.min);
     }
     t->elem = elem;
+    t->full_type = elem;
     t->size = (uint32_t)limits.min;
     t->limits = limits;
     t->max = limits.has_max && limits.max < RT_MAX_TABLE_SIZE ? (uint32_t)limits.max

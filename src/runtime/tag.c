@@ -48,22 +48,29 @@ void rt_store_free_exns(weft_store *store) {
 void rt_tag_destroy(weft_tag *tag) {
     if (!tag) return;
     free(tag->own_type.params);
+    free(tag->own_type.pub_params);
     free(tag);
 }
 
 weft_tag *weft_tag_new(weft_store *store, const weft_functype *type) {
     if (!store || !type || type->nresults || (type->nparams && !type->params)) return NULL;
+    for (uint32_t i = 0; i < type->nparams; i++)
+        if (!rt_valtype_ok(type->params[i])) return NULL;
     weft_tag *t = calloc(1, sizeof *t);
     if (!t) return NULL;
+    /* The internal types and their public view, as weft_func_new keeps
+       them (never NULL). */
     t->own_type.nparams = type->nparams;
-    if (type->nparams) {
-        t->own_type.params = malloc(type->nparams);
-        if (!t->own_type.params) {
-            free(t);
-            return NULL;
-        }
-        memcpy(t->own_type.params, type->params, type->nparams);
+    t->own_type.params = base_calloc((size_t)type->nparams + 1, sizeof *t->own_type.params);
+    t->own_type.pub_params = base_calloc((size_t)type->nparams + 1, sizeof *t->own_type.pub_params);
+    if (!t->own_type.params || !t->own_type.pub_params) {
+        free(t->own_type.params);
+        free(t->own_type.pub_params);
+        free(t);
+        return NULL;
     }
+    for (uint32_t i = 0; i < type->nparams; i++) t->own_type.params[i] = t->own_type.pub_params[i] = type->params[i];
+    t->own_type.results = t->own_type.params + type->nparams;
     t->type = &t->own_type;
     t->store = store;
     pthread_mutex_lock(&store->lock);
@@ -80,7 +87,7 @@ weft_functype weft_tag_type(const weft_tag *tag) {
     weft_functype ft = {0};
     if (!tag) return ft;
     ft.nparams = tag->type->nparams;
-    ft.params = tag->type->params;
+    ft.params = tag->type->pub_params;
     return ft;
 }
 

@@ -167,25 +167,29 @@ c extconst-y 0 42 "" -- run -W extended-const=y --invoke get "$M/extconst.wasm"
 c extconst-off 2 "" "1:invalid module: unknown global 0" -- \
     run -W extended-const=n --invoke get "$M/extconst.wasm"
 c validate-extconst 0 valid "" -- validate "$M/extconst.wasm"
-c feature-exceptions=n 0 42 "" -- run -W exceptions=n --invoke get "$M/extconst.wasm"
-c feature-exceptions=y 0 42 "" -- run -W exceptions=y --invoke get "$M/extconst.wasm"
-c feature-exceptions 0 42 "" -- run -W exceptions --invoke get "$M/extconst.wasm"
-for key in tail-call function-references; do
+# Tail calls (Wasm 3.0, on by default): a million mutual return_calls run
+# in a 1 MiB stack, where the same chain of plain calls exhausts it; one
+# through a table; one to a host function, whose result is the caller's.
+c tailcall-even 0 1 "" -- run --max-stack 1M --invoke even "$M/tailcall.wasm" 1000000
+c tailcall-odd 0 1 "" -- run --max-stack 1M --invoke odd "$M/tailcall.wasm" 1000001
+c tailcall-indirect 0 1 "" -- run --max-stack 1M --invoke even_indirect "$M/tailcall.wasm" 1000000
+c tailcall-plain-calls 134 "" "^error: trap: call stack exhausted" -- \
+    run --max-stack 1M --invoke even_call "$M/tailcall.wasm" 1000000
+c tailcall-host 0 28 "" -- run --invoke host_tail "$M/tailcall.wasm"
+c tailcall-y 0 1 "" -- run -W tail-call=y --invoke even "$M/tailcall.wasm" 10
+c tailcall-off 2 "" "1:malformed module: illegal opcode 0x12" -- run -W tail-call=n --invoke even "$M/tailcall.wasm" 10
+# Every Wasm 3.0 feature but GC is built in: =y, =n and the bare key are
+# accepted.
+for key in tail-call function-references exceptions multi-memory memory64 relaxed-simd; do
+    c "feature-$key=y" 0 42 "" -- run -W "$key=y" --invoke get "$M/extconst.wasm"
     c "feature-$key=n" 0 42 "" -- run -W "$key=n" --invoke get "$M/extconst.wasm"
-    c "feature-$key=y" 2 "" "1:^error: '-W $key=y' is not supported: weft does not implement .* yet; '-W $key=n' is accepted$" -- \
-        run -W "$key=y" --invoke get "$M/extconst.wasm"
-    c "feature-$key" 2 "" "1:^error: '-W $key' is not supported: " -- run -W "$key" --invoke get "$M/extconst.wasm"
+    c "feature-$key" 0 42 "" -- run -W "$key" --invoke get "$M/extconst.wasm"
 done
 # Relaxed SIMD: on by default (weft's fused madd: 2^-37, docs/simd.md);
 # -W relaxed-simd=n makes its opcodes illegal.
 c relaxed 0 754974720 "" -- run --invoke madd_lane "$M/relaxed.wasm"
 c relaxed-y 0 754974720 "" -- run -W relaxed-simd=y --invoke madd_lane "$M/relaxed.wasm"
 c relaxed-off 2 "" "1:illegal opcode 0xfd 261" -- run -W relaxed-simd=n --invoke madd_lane "$M/relaxed.wasm"
-# multi-memory and memory64 are built in: =y and =n are both accepted.
-for key in multi-memory memory64; do
-    c "feature-$key=y" 0 42 "" -- run -W "$key=y" --invoke get "$M/extconst.wasm"
-    c "feature-$key=n" 0 42 "" -- run -W "$key=n" --invoke get "$M/extconst.wasm"
-done
 # A memory64 guest (tests/cli/src/mem64.c, clang --target=wasm64): 64-bit
 # pointers, a hash table of 100,000 entries in memory grown with an i64
 # page count, pointer arithmetic past 4 GiB and back, and a load past

@@ -1,0 +1,169 @@
+/*
+ * types.c — value types of Wasm 3.0 without GC: their text names,
+ * subtyping (§3.3.1 "matching") and type equivalence across modules
+ * (§3.1.3, §4.5.3 import matching). The representation is mod_valtype's
+ * (module.h).
+ */
+#include "module.h"
+
+#include <stdio.h>
+
+const char *mod_valtype_str(mod_valtype t, char buf[32]) {
+    if (!mod_is_ref(t) || t <= 0xFF) {
+        snprintf(buf, 32, "%s", weft_valtype_name(mod_valtype_pub(t)));
+        return buf;
+    }
+    const char *null = mod_nullable(t) ? "null " : "";
+    if (mod_is_idx(t)) {
+        snprintf(buf, 32, "(ref %s%u)", null, mod_type_idx(t));
+        return buf;
+    }
+    const char *ht = "func";
+    if (mod_valtype_pub(t) == WEFT_EXTERNREF) ht = "extern";
+    else if (mod_valtype_pub(t) == WEFT_EXNREF) ht = "exn";
+    snprintf(buf, 32, "(ref %s%s)", null, ht);
+    return buf;
+}
+
+/* Whether type index a of ma and b of mb name equivalent types. Without
+   GC every type is a function type in a rec group of its own, which may
+   name itself: (sa, sb) are the types being compared one level up, so a
+   reference back to them matches only a reference back. */
+static bool idx_equiv(const struct weft_module *ma, uint32_t a, uint32_t sa,
+                      const struct weft_module *mb, uint32_t b, uint32_t sb);
+
+static bool valtype_equiv(const struct weft_module *ma, mod_valtype a, uint32_t sa,
+                          const struct weft_module *mb, mod_valtype b, uint32_t sb) {
+    if (!mod_is_idx(a) || !mod_is_idx(b)) return a == b;
+    if ((a & ~(0xFFFFFu << MOD_T_IDX_SHIFT)) != (b & ~(0xFFFFFu << MOD_T_IDX_SHIFT))) return false;
+    uint32_t ia = mod_type_idx(a), ib = mod_type_idx(b);
+    if (ia == sa || ib == sb) return ia == sa && ib == sb;
+    if (ma == mb && ia == ib) return true;
+    return idx_equiv(ma, ia, UINT32_MAX, mb, ib, UINT32_MAX);
+}
+
+static bool functype_equiv(const struct weft_module *ma, const mod_functype *a, uint32_t sa,
+                           const struct weft_module *mb, const mod_functype *b, uint32_t sb) {
+    if (a->nparams != b->nparams || a->nresults != b->nresults) return false;
+    for (uint32_t i = 0; i < a->nparams + a->nresults; i++)
+        if (!valtype_equiv(ma, a->params[i], sa, mb, b->params[i], sb)) return false;
+    return true;
+}
+
+static bool idx_equiv(const struct weft_module *ma, uint32_t a, uint32_t sa,
+                      const struct weft_module *mb, uint32_t b, uint32_t sb) {
+    (void)sa;
+    (void)sb;
+    if (!ma || !mb || a >= ma->ntypes || b >= mb->ntypes) return false;
+    return functype_equiv(ma, &ma->types[a], a, mb, &mb->types[b], b);
+}
+
+bool mod_functype_equal(const mod_functype *a, const mod_functype *b) {
+    if (a == b) return true;
+    if (a->nparams != b->nparams || a->nresults != b->nresults) return false;
+    uint32_t sa = a->owner ? (uint32_t)(a - a->owner->types) : UINT32_MAX;
+    uint32_t sb = b->owner ? (uint32_t)(b - b->owner->types) : UINT32_MAX;
+    return functype_equiv(a->owner, a, sa, b->owner, b, sb);
+}
+
+bool mod_valtype_equiv(const struct weft_module *ma, mod_valtype a, const struct weft_module *mb,
+                       mod_valtype b) {
+    return valtype_equiv(ma, a, UINT32_MAX, mb, b, UINT32_MAX);
+}
+
+bool mod_valtype_sub(const struct weft_module *m, mod_valtype a, mod_valtype b) {
+    return mod_valtype_match(m, a, m, b);
+}
+
+bool mod_valtype_match(const struct weft_module *ma, mod_valtype a, const struct weft_module *mb,
+                       mod_valtype b) {
+    if (a == b && ma == mb) return true;
+    if (!mod_is_idx(a) && a == b) return true;
+    if (!mod_is_ref(a) || !mod_is_ref(b)) return false;
+    if (mod_valtype_pub(a) != mod_valtype_pub(b)) return false; /* other hierarchy */
+    if (mod_nullable(a) && !mod_nullable(b)) return false;
+    if (!mod_is_idx(b)) return (b >> 16) == 0 || (b >> 16) == (a >> 16); /* the top: func/extern/exn */
+    if (!mod_is_idx(a)) return false;
+    if (!ma || !mb) return false;
+    uint32_t ia = mod_type_idx(a), ib = mod_type_idx(b);
+    return (ma == mb && ia == ib) || mod_functype_equal(&ma->types[ia], &mb->types[ib]);
+}
+
+/* Heap type codes (Wasm 3.0 §5.3.5 absheaptype) besides func, extern and
+   exn: GC's, read so that they are refused by name. */
+static bool gc_heap_code(uint8_t b) {
+    return b == 0x6E || b == 0x6D || b == 0x6C || b == 0x6B || b == 0x6A || b == 0x71 ||
+           b == 0x72 || b == 0x73 || b == 0x74;
+}
+
+static mod_read_result fail(mod_read_result st, mod_valtype_err *e, uint32_t at, const char *msg,
+                            unsigned arg) {
+    e->offset = at;
+    snprintf(e->msg, sizeof e->msg, msg, arg);
+    return st;
+}
+
+/* A heap type (§5.3.5): an abstract type's code as one s33 byte or a
+   type index as a non-negative s33. */
+static mod_read_result read_heaptype(base_reader *r, const mod_module *m, uint32_t ntypes,
+                                     bool nullable, mod_valtype *t, mod_valtype_err *e) {
+    uint32_t at = base_reader_offset(r);
+    int64_t v;
+    if (!base_read_sleb(r, 33, &v)) return fail(MOD_READ_SHORT, e, at, "", 0);
+    uint32_t nn = nullable ? 0 : MOD_T_NONNULL;
+    if (v < 0) {
+        uint8_t b = (uint8_t)(v & 0x7F);
+        if (b == WEFT_FUNCREF || b == WEFT_EXTERNREF ||
+            (b == WEFT_EXNREF && base_feature_on(m->engine, WEFT_FEATURE_EXCEPTIONS))) {
+            *t = b | nn;
+            return MOD_READ_OK;
+        }
+        if (gc_heap_code(b) && v >= -64)
+            return fail(MOD_READ_MALFORMED, e, at, "heap type 0x%02x needs GC, which is not supported yet", b);
+        return fail(MOD_READ_MALFORMED, e, at, "malformed heap type 0x%02x", b);
+    }
+    *t = mod_ref_idx(v < (int64_t)MOD_T_MAX_TYPES ? (uint32_t)v : MOD_T_MAX_TYPES - 1, nullable);
+    if ((uint64_t)v >= ntypes) return fail(MOD_READ_INVALID, e, at, "unknown type %u", (unsigned)v);
+    return MOD_READ_OK;
+}
+
+mod_read_result mod_read_valtype(base_reader *r, const mod_module *m, uint32_t ntypes, bool ref_only,
+                                 mod_valtype *t, mod_valtype_err *e) {
+    uint32_t at = base_reader_offset(r);
+    int64_t v;
+    *t = 0;
+    if (!base_read_sleb(r, 7, &v)) return fail(MOD_READ_SHORT, e, at, "", 0);
+    uint8_t b = (uint8_t)(v & 0x7F);
+    bool typed = base_feature_on(m->engine, WEFT_FEATURE_FUNCTION_REFERENCES);
+    switch (b) {
+    case WEFT_I32: case WEFT_I64: case WEFT_F32: case WEFT_F64: case WEFT_V128:
+        if (ref_only) break;
+        if (b == WEFT_V128 && m->engine && (m->engine->config.disabled_features & WEFT_FEATURE_SIMD))
+            return fail(MOD_READ_MALFORMED, e, at, "malformed value type 0x7b (SIMD is turned off)", 0);
+        *t = b;
+        return MOD_READ_OK;
+    case WEFT_FUNCREF: case WEFT_EXTERNREF:
+        *t = b;
+        return MOD_READ_OK;
+    case WEFT_EXNREF:
+        if (!base_feature_on(m->engine, WEFT_FEATURE_EXCEPTIONS)) break;
+        *t = b;
+        return MOD_READ_OK;
+    case 0x63: case 0x64: /* (ref null ht), (ref ht) */
+        if (!typed) break;
+        return read_heaptype(r, m, ntypes, b == 0x63, t, e);
+    default:
+        if (typed && gc_heap_code(b))
+            return fail(MOD_READ_MALFORMED, e, at, "reference type 0x%02x needs GC, which is not supported yet", b);
+    }
+    return fail(MOD_READ_MALFORMED, e, at, ref_only ? "malformed reference type 0x%02x" : "malformed value type 0x%02x", b);
+}
+
+mod_read_result mod_read_heaptype(base_reader *r, const mod_module *m, mod_valtype *t,
+                                  mod_valtype_err *e) {
+    if (!base_feature_on(m->engine, WEFT_FEATURE_FUNCTION_REFERENCES)) {
+        /* 2.0: ref.null takes a reference type's one byte. */
+        return mod_read_valtype(r, m, m->ntypes, true, t, e);
+    }
+    return read_heaptype(r, m, m->ntypes, true, t, e);
+}
