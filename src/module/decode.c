@@ -235,7 +235,9 @@ static weft_status rd_limits(dec *d, weft_limits *lim, bool memory) {
     }
     memset(lim, 0, sizeof *lim);
     lim->is64 = (flags & 4) != 0;
-    if (lim->is64) {
+    /* Wasm 3.0 §5.3.7 reads both address types' limits as u64 (the range
+       of a 32-bit one is validation's, check_limits); 2.0 read u32. */
+    if (lim->is64 || mem64) {
         uint64_t min, max = 0;
         if (!base_read_uleb(&d->r, 64, &min)) return dec_read_fail(d);
         if ((flags & 1) && !base_read_uleb(&d->r, 64, &max)) return dec_read_fail(d);

@@ -149,7 +149,7 @@ same "-W multi-memory" '^42$' -- run -W multi-memory --invoke get "$X" -- run --
 same "-W multi-memory=n" '^42$' -- run -W multi-memory=n --invoke get "$X" -- run --invoke get "$X"
 same "-W memory64" '^42$' -- run -W memory64 --invoke get "$X" -- run --invoke get "$X"
 same "-W memory64=n" '^42$' -- run -W memory64=n --invoke get "$X" -- run --invoke get "$X"
-same "-W exceptions=y" '^42$' -- run -W exceptions=y --invoke get "$X" -- run --invoke get "$X"
+same "-W exceptions" '^42$' -- run -W exceptions=y --invoke get "$X" -- run --invoke get "$X"
 same "-W function-references" '^42$' -- run -W function-references --invoke get "$X" -- run --invoke get "$X"
 same "-W function-references=n" '^42$' -- run -W function-references=n --invoke get "$X" -- run --invoke get "$X"
 same "-W relaxed-simd" '^42$' -- run -W relaxed-simd --invoke get "$X" -- run --invoke get "$X"

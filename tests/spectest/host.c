@@ -102,6 +102,14 @@ weft_status spec_host_define(weft_store *store, weft_linker *linker,
     ext.of.table = table;
     if ((st = define(linker, "table", ext, err)) != WEFT_OK)
         return st;
+    /* The reference interpreter's spectest also has a table with 64-bit
+       indices (memory64): (table (export "table64") i64 10 20 funcref). */
+    weft_limits tl64 = {.min = 10, .max = 20, .has_max = true, .is64 = true};
+    if ((st = weft_table_new(store, WEFT_FUNCREF, tl64, &table, err)) != WEFT_OK)
+        return st;
+    ext.of.table = table;
+    if ((st = define(linker, "table64", ext, err)) != WEFT_OK)
+        return st;
 
     weft_limits ml = {.min = 1, .max = 2, .has_max = true};
     weft_memory *mem;
