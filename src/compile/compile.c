@@ -768,9 +768,7 @@ static weft_status compile_call(compiler *c, const mod_functype *ft, uint32_t op
                                 centry *index) {
     /* Arguments must sit in consecutive home slots: the callee's frame
        starts at the first of them. */
-    TRY(check_top(c, ft->nparams, ft->params));
-    if (c->stack.len - top_ctl(c)->height >= ft->nparams) materialise_from(c, c->stack.len - ft->nparams);
-    TRY(pop_types(c, ft->nparams, ft->params));
+    TRY(cmp_pop_types(c, ft->nparams, ft->params));
     uint32_t frame = cmp_home(c, c->stack.len);
     cmp_emit_op(c, op);
     if (op == CMP_CALL_REF) {
@@ -805,9 +803,7 @@ static weft_status compile_tail_call(compiler *c, const mod_functype *ft, uint32
     bool ok = ft->nresults == own->nresults;
     for (uint32_t i = 0; ok && i < ft->nresults; i++) ok = mod_valtype_sub(c->m, ft->results[i], own->results[i]);
     if (!ok) return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: the tail call's results are not the function's");
-    TRY(check_top(c, ft->nparams, ft->params));
-    if (c->stack.len - top_ctl(c)->height >= ft->nparams) materialise_from(c, c->stack.len - ft->nparams);
-    TRY(pop_types(c, ft->nparams, ft->params));
+    TRY(cmp_pop_types(c, ft->nparams, ft->params));
     uint32_t frame = cmp_home(c, c->stack.len);
     cmp_emit_op(c, op);
     if (op == CMP_RETURN_CALL) {

@@ -245,6 +245,8 @@ weft_status cmp_read_label(compiler *c, ctl **out);
 weft_status cmp_read_blocktype(compiler *c, ctl *f);
 weft_status cmp_open_block(compiler *c, ctl *f);
 weft_status cmp_close_arm(compiler *c);
+/* Pops n values of `types` (checked), their homes made consecutive first:
+   a call's arguments and a throw's payload. */
 weft_status cmp_pop_types(compiler *c, uint32_t n, const mod_valtype *types);
 void cmp_label_types(const ctl *f, uint32_t *n, const mod_valtype **types);
 void cmp_emit_target(compiler *c, ctl *f);

@@ -595,8 +595,10 @@ dispatch:
         ip += 3;                                                                     \
         goto do_call;                                                                \
     }
-#define BODY_CALL_INDIRECT(a_, b_)                                                   \
-    {                                                                                \
+/* call_indirect's and return_call_indirect's callee (§4.4.8): element
+   a_ of table ip[2], of type ip[1], or the trap. */
+#define INDIRECT_CALLEE(a_)                                                          \
+    do {                                                                             \
         weft_table *t = inst->tables[ip[2]];                                         \
         uint32_t i = U32V(a_);                                                       \
         if (i >= t->size) {                                                          \
@@ -612,6 +614,10 @@ dispatch:
         }                                                                            \
         const mod_functype *want = &inst->module->types[ip[1]];                      \
         if (callee->type != want && !mod_functype_equal(callee->type, want)) TRAP(WEFT_TRAP_INDIRECT_TYPE); \
+    } while (0)
+#define BODY_CALL_INDIRECT(a_, b_)                                                   \
+    {                                                                                \
+        INDIRECT_CALLEE(a_);                                                         \
         nfp = fp + ip[4];                                                            \
         ip += 5;                                                                     \
         goto do_call;                                                                \
@@ -629,21 +635,7 @@ dispatch:
     }
 #define BODY_RETURN_CALL_INDIRECT(a_, b_)                                            \
     {                                                                                \
-        weft_table *t = inst->tables[ip[2]];                                         \
-        uint32_t i = U32V(a_);                                                       \
-        if (i >= t->size) {                                                          \
-            snprintf(trap_buf, sizeof trap_buf, "undefined element %u", i);          \
-            trap_msg = trap_buf;                                                     \
-            TRAP(WEFT_TRAP_INDIRECT_OOB);                                            \
-        }                                                                            \
-        callee = t->elems[i];                                                        \
-        if (!callee) {                                                               \
-            snprintf(trap_buf, sizeof trap_buf, "uninitialized element %u", i);      \
-            trap_msg = trap_buf;                                                     \
-            TRAP(WEFT_TRAP_INDIRECT_NULL);                                           \
-        }                                                                            \
-        const mod_functype *want = &inst->module->types[ip[1]];                      \
-        if (callee->type != want && !mod_functype_equal(callee->type, want)) TRAP(WEFT_TRAP_INDIRECT_TYPE); \
+        INDIRECT_CALLEE(a_);                                                         \
         memmove(fp, fp + ip[4], (size_t)ip[5] * sizeof *fp);                         \
         ip += 6;                                                                     \
         goto tail_call;                                                              \
