@@ -836,7 +836,10 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
     }
     free(stub);
     for (uint32_t i = 0; i < c.njumps; i++) {
-        if (c.map[c.jumps[i].pc] == JIT_NO_ENTRY) c.oom = true; /* not an operation: cannot happen */
+        /* A target that is not an operation (past the end: the code after
+           an unconditional exit may be cut) leaves the function to the
+           interpreter. */
+        if (c.jumps[i].pc >= cf->code_len || c.map[c.jumps[i].pc] == JIT_NO_ENTRY) c.oom = true;
         else x64_patch_rel32(&c.b, c.jumps[i].at, c.map[c.jumps[i].pc]);
     }
     if (c.oom || c.b.oom || c.b.len > 0x7FFFFFFF) {
