@@ -554,6 +554,11 @@ static void hard_stop(void) {
     c.wasi = &wc;
     c.grace_ns = 50 * MS;
     w = spawn_cfg(sched, wasi_mod, &c);
+    /* The first write fits in the pipe, then the first round's message;
+       the dump may catch the first write ("in a host call" too), so wait
+       for the message before looking for the blocked second write. */
+    for (int64_t end_ns = now_ns() + 5000 * MS; stats(w, WEFT_WORKER_OUTBOX).sent < 1 && now_ns() < end_ns;)
+        sleep_ms(1);
     wait_dump(sched, w, "in a host call");
     CHECK(stats(w, WEFT_WORKER_OUTBOX).sent == 1, "the first round's message");
     weft_worker_terminate(w);
