@@ -1409,7 +1409,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         if (idx >= c->m->ntypes) return cmp_fail(c, WEFT_ERR_INVALID, "unknown type %u", idx);
         if (mod_valtype_pub(c->m->tables[idx2].elem) != WEFT_FUNCREF)
             return cmp_fail(c, WEFT_ERR_INVALID, "type mismatch: call_indirect needs a funcref table");
-        TRY(cmp_pop(c, WEFT_I32, &a));
+        TRY(pop_addr(c, table_addr_type(c, idx2), &a));
         return compile_tail_call(c, &c->m->types[idx], CMP_RETURN_CALL_INDIRECT, idx, idx2, &a);
     case 0x14: /* call_ref x */
         if (!base_feature_on(c->m->engine, WEFT_FEATURE_FUNCTION_REFERENCES)) break;

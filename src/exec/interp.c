@@ -640,24 +640,25 @@ dispatch:
         ip += 6;                                                                     \
         goto tail_call;                                                              \
     }
-#define BODY_CALL_REF(a_, b_)                                                        \
-    {                                                                                \
+/* call_ref's and return_call_ref's callee: the reference a_, or the trap. */
+#define REF_CALLEE(a_)                                                               \
+    do {                                                                             \
         callee = (weft_func *)(uintptr_t)(a_);                                       \
         if (BASE_UNLIKELY(!callee)) {                                                \
-            trap_msg = "null function reference";                                   \
+            trap_msg = "null function reference";                                    \
             TRAP(WEFT_TRAP_NULL_REF);                                                \
         }                                                                            \
+    } while (0)
+#define BODY_CALL_REF(a_, b_)                                                        \
+    {                                                                                \
+        REF_CALLEE(a_);                                                              \
         nfp = fp + ip[2];                                                            \
         ip += 3;                                                                     \
         goto do_call;                                                                \
     }
 #define BODY_RETURN_CALL_REF(a_, b_)                                                 \
     {                                                                                \
-        callee = (weft_func *)(uintptr_t)(a_);                                       \
-        if (BASE_UNLIKELY(!callee)) {                                                \
-            trap_msg = "null function reference";                                    \
-            TRAP(WEFT_TRAP_NULL_REF);                                                \
-        }                                                                            \
+        REF_CALLEE(a_);                                                              \
         memmove(fp, fp + ip[2], (size_t)ip[3] * sizeof *fp);                         \
         ip += 4;                                                                     \
         goto tail_call;                                                              \
