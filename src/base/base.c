@@ -1,10 +1,12 @@
 /* base.c — errors, allocation, the byte reader. */
 #include "base.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <errno.h>
 #include <stdio.h>
+#include <time.h>
 
 static void base_vfill(weft_error *err, weft_status status, uint32_t func_index,
                        uint32_t offset, const char *fmt, va_list ap) {
@@ -241,4 +243,57 @@ weft_status base_read_file(const char *path, uint8_t **out, size_t *len, weft_er
     *out = buf;
     *len = n;
     return WEFT_OK;
+}
+
+int64_t base_now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+int base_mutex_init_handoff(pthread_mutex_t *m) {
+#ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
+    pthread_mutexattr_t a;
+    if (pthread_mutexattr_init(&a) != 0) return -1;
+    int r = pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ADAPTIVE_NP);
+    if (r == 0) r = pthread_mutex_init(m, &a);
+    pthread_mutexattr_destroy(&a);
+    return r;
+#else
+    return pthread_mutex_init(m, NULL);
+#endif
+}
+
+#define BASE_SPIN_GAP_NS 20000           /* a gap this long while spinning: preempted */
+#define BASE_SPIN_OFF_MIN_NS 1000000     /* the first pause after a preemption */
+#define BASE_SPIN_OFF_MAX_NS 100000000   /* the longest */
+
+static void base_spin_preempted(base_spin_gate *g, int64_t now) {
+    g->off_ns = g->off_ns ? g->off_ns * 2 : BASE_SPIN_OFF_MIN_NS;
+    if (g->off_ns > BASE_SPIN_OFF_MAX_NS) g->off_ns = BASE_SPIN_OFF_MAX_NS;
+    g->off_until = now + g->off_ns;
+}
+
+bool base_spin(base_spin_gate *g, int64_t max_ns, bool (*done)(void *), void *arg) {
+    int64_t now = base_now_ns();
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+        if (ru.ru_nivcsw != g->nivcsw && g->nivcsw) base_spin_preempted(g, now);
+        g->nivcsw = ru.ru_nivcsw;
+    }
+    if (now < g->off_until) return done(arg);
+    int64_t until = now + max_ns, last = now;
+    for (uint32_t i = 1; !done(arg); i++) {
+        base_pause();
+        if (i % 32 != 0) continue;
+        int64_t t = base_now_ns();
+        if (t - last > BASE_SPIN_GAP_NS) {
+            base_spin_preempted(g, t);
+            return done(arg);
+        }
+        last = t;
+        if (t >= until) break;
+    }
+    g->off_ns = 0; /* a whole spin without a preemption */
+    return done(arg);
 }

@@ -85,6 +85,40 @@ static inline void base_pause(void) {
 #endif
 }
 
+/* CLOCK_MONOTONIC in nanoseconds. */
+int64_t base_now_ns(void);
+
+/* A lock that threads hand work over through (the scheduler's, a
+   channel's): on contention it spins a moment in user space before it
+   sleeps in the kernel (glibc's adaptive mutex), since the holder keeps it
+   for a few hundred nanoseconds and a sleep and a wake-up cost tens of
+   microseconds on a VM (issue 26: 6 futex calls per worker round trip). */
+#include <pthread.h>
+int base_mutex_init_handoff(pthread_mutex_t *m);
+
+/* Spinning before a sleep pays only when the spinner has a core of its
+   own: on a machine with more runnable threads than cores the OS counts a
+   spinner as busy as a CPU-bound process, so it waits whole time slices
+   (milliseconds) whenever it is preempted, and the work handed to it
+   waits with it, while a thread that sleeps is woken with the credit of a
+   sleeper and gets a core at once. A gate per spinning thread remembers
+   whether it was preempted (an involuntary context switch since it last
+   looked, or a gap between two looks at the clock while spinning): then
+   it does not spin for a while, 1 ms at first and doubling up to 100 ms
+   while preemptions go on; a spin that sees none brings the pause back
+   to 1 ms. On a quiet machine a stray preemption (a kernel thread, a
+   timer) costs one short pause instead of 100 ms without spinning. */
+typedef struct base_spin_gate {
+    int64_t off_until; /* no spinning before (base_now_ns) */
+    int64_t off_ns;    /* the next pause (0: the shortest) */
+    long nivcsw;       /* the thread's involuntary switches at the last look */
+} base_spin_gate;
+
+/* Spins (base_pause) while done(arg) is false, for at most max_ns, unless
+   the gate is closed; the calling thread must be the gate's. True when
+   done(arg) became true. */
+bool base_spin(base_spin_gate *g, int64_t max_ns, bool (*done)(void *), void *arg);
+
 /* A cursor over bytes of a module. `base` is the start of the whole module so
    offsets in errors are module offsets. Reads never go past `end`; a failed
    read returns false and leaves the reason in `why` (a static string). */

@@ -413,9 +413,11 @@ weft_status exec_call_host(weft_exec *e, weft_func *f, weft_instance *caller_ins
     caller.exec = e;
     caller.exit_code = 0;
     caller.message[0] = 0;
-    atomic_store_explicit(&e->in_host, true, memory_order_relaxed);
+    /* (Only this thread writes in_host: plain stores, no locked add.) */
+    uint32_t calls = atomic_load_explicit(&e->in_host, memory_order_relaxed);
+    atomic_store_explicit(&e->in_host, calls + 1, memory_order_relaxed);
     st = f->host(&caller, f->env, args, res);
-    atomic_store_explicit(&e->in_host, false, memory_order_relaxed);
+    atomic_store_explicit(&e->in_host, calls + 2, memory_order_relaxed);
     if (st == WEFT_OK) {
         for (uint32_t i = 0, at = 0; i < ft->nresults; i++) {
             res[i].type = ft->results[i];

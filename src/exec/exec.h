@@ -130,9 +130,12 @@ struct weft_exec {
     int64_t park_timeout; /* a futex wait's timeout (ns, 0 = none), for a
                              scheduler that keeps its own clock */
     uint8_t wake_reason;
-    /* Inside a host function (the scheduler hands a runner off when one
-       takes long). */
-    _Atomic bool in_host;
+    /* Odd while inside a host function: incremented on the way in and on
+       the way out, so the scheduler, looking twice, tells one host call
+       that takes long (a runner is then handed off) from many short ones
+       (issue 26: a worker that sends in a loop is in a host call at most
+       looks, and was given a second runner each slice). */
+    _Atomic uint32_t in_host;
     /* A host call that returned WEFT_SUSPENDED, to be made again on
        resume: the function, where its arguments are, and the word it
        keeps across restarts (weft_caller_restart_word). */

@@ -81,9 +81,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/resource.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -92,18 +92,6 @@
 #define SCHED_LEVELS 4
 #define SCHED_DEFAULT_SLICE_NS 2000000ull
 #define SCHED_SPIN_NS 50000 /* an idle runner's spin before it sleeps */
-/* A runner that the OS took off its core since it last looked (an
-   involuntary context switch, or two looks at the clock in a spin further
-   apart than SCHED_SPIN_GAP_NS) is on a machine with more runnable
-   threads than cores. There a spinner only burns its share of the core:
-   the OS then counts it as busy as a CPU-bound process, so it waits a
-   whole time slice (milliseconds) whenever it is preempted, and an agent
-   handed to it waits with it; while a runner that sleeps is woken through
-   the OS with the credit of a sleeper and gets the core at once. So
-   runners do not spin for the next SCHED_SPIN_OFF_NS (issue 26: the round
-   trip's p99 beside one CPU-bound process per core). */
-#define SCHED_SPIN_GAP_NS 20000
-#define SCHED_SPIN_OFF_NS 100000000
 /* Deterministic mode: virtual ns per executed safe point (about what one
    costs the interpreter), where the virtual clock starts, and the realtime
    clock's virtual epoch (2023-11-14T22:13:20Z). */
@@ -126,8 +114,10 @@ typedef struct sched_runner {
     int64_t step_start;
     bool asked;              /* told current to yield */
     bool replaced;           /* a replacement runs in its place */
+    uint32_t host_seen;      /* current's in_host at the monitor's last pass */
+    _Atomic int tid;         /* its thread's id (0 until it runs) */
     bool gone;               /* its thread has left (joined at free) */
-    long nivcsw;             /* involuntary switches when it last looked */
+    base_spin_gate spin;     /* whether spinning pays (base_spin) */
     struct sched_runner *next;
 } sched_runner;
 
@@ -160,7 +150,6 @@ struct weft_sched {
        two more futex calls and a second wake-up through the OS (issue 26,
        the round trip under load). Under the lock: */
     bool defer_work, work_owed;
-    int64_t spin_off_until;  /* under the lock: no spinning before (ns) */
     sched_runner *runners;
     pthread_t monitor;
     bool monitor_started;
@@ -206,11 +195,7 @@ struct weft_sched {
     void *wake_user;
 };
 
-static int64_t sched_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
+static int64_t sched_now(void) { return base_now_ns(); }
 
 static struct timespec sched_ts(int64_t ns) {
     struct timespec t = {(time_t)(ns / 1000000000), (long)(ns % 1000000000)};
@@ -802,33 +787,16 @@ static void sched_step_done_locked(weft_sched *s, sched_agent *a, weft_status st
    early when an agent is made ready (sched_ready_locked clears the flag
    instead of signalling) or the scheduler stops. One runner spins at a
    time, so an idle pool burns at most one core, and only briefly. */
+static bool sched_spin_taken(void *arg) {
+    weft_sched *s = arg;
+    return !atomic_load_explicit(&s->spinning, memory_order_acquire);
+}
+
 static void sched_spin_locked(weft_sched *s, sched_runner *r) {
-    int64_t now = sched_now();
-    struct rusage ru;
-    if (getrusage(RUSAGE_THREAD, &ru) == 0) {
-        if (ru.ru_nivcsw != r->nivcsw) s->spin_off_until = now + SCHED_SPIN_OFF_NS; /* preempted */
-        r->nivcsw = ru.ru_nivcsw;
-    }
-    if (now < s->spin_off_until) return;
     atomic_store_explicit(&s->spinning, true, memory_order_relaxed);
     pthread_mutex_unlock(&s->lock);
-    int64_t until = now + SCHED_SPIN_NS, last = now;
-    bool preempted = false;
-    for (uint32_t i = 1; atomic_load_explicit(&s->spinning, memory_order_acquire); i++) {
-        base_pause();
-        if (i % 64 == 0) {
-            int64_t t = sched_now();
-            if (t - last > SCHED_SPIN_GAP_NS) {
-                preempted = true;
-                last = t;
-                break;
-            }
-            last = t;
-            if (t >= until) break;
-        }
-    }
+    base_spin(&r->spin, SCHED_SPIN_NS, sched_spin_taken, s);
     pthread_mutex_lock(&s->lock);
-    if (preempted) s->spin_off_until = last + SCHED_SPIN_OFF_NS;
     atomic_store_explicit(&s->spinning, false, memory_order_relaxed);
 }
 
@@ -836,6 +804,7 @@ static void *sched_runner_main(void *arg) {
     sched_runner *r = arg;
     weft_sched *s = r->s;
     weft_error err;
+    atomic_store_explicit(&r->tid, (int)syscall(SYS_gettid), memory_order_relaxed);
     pthread_mutex_lock(&s->lock);
     for (;;) {
         sched_agent *a = NULL;
@@ -867,6 +836,7 @@ static void *sched_runner_main(void *arg) {
         r->current = a;
         r->step_start = sched_now();
         r->asked = false;
+        r->host_seen = 0;
         s->busy++;
         if (s->monitor_napping && sched_any_ready_locked(s)) {
             /* Agents made ready while every runner was idle did not wake
@@ -924,6 +894,25 @@ static void *sched_runner_main(void *arg) {
  * The monitor
  * ------------------------------------------------------------------------ */
 
+/* Whether the runner's thread sleeps in the kernel (state S or D in
+   /proc/self/task/TID/stat): a host call that blocks. One that runs, or
+   that the OS took off its core for a moment (a machine with more
+   runnable threads than cores), is not helped by another runner: that
+   one would wait for the same cores. Unknown counts as blocked. */
+static bool sched_runner_blocked(const sched_runner *r) {
+    int tid = atomic_load_explicit(&r->tid, memory_order_relaxed);
+    char path[64], buf[256];
+    snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
+    int fd = tid ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    if (fd < 0) return true;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return true;
+    buf[n] = 0;
+    const char *paren = strrchr(buf, ')'); /* the name may hold spaces and parens */
+    return !paren || paren[1] != ' ' || (paren[2] != 'R');
+}
+
 static void sched_monitor_pass_locked(weft_sched *s, int64_t now) {
     sched_fire_timers_locked(s, now);
     /* Join the runners that left (replaced ones): a left runner no longer
@@ -941,9 +930,15 @@ static void sched_monitor_pass_locked(weft_sched *s, int64_t now) {
     }
     for (sched_runner *r = s->runners; r; r = r->next) {
         sched_agent *a = r->current;
-        if (!a || now - r->step_start < s->slice) continue;
-        if (atomic_load_explicit(&a->exec->in_host, memory_order_relaxed)) {
-            /* Held in a host call: put another runner in its place. */
+        if (!a) continue;
+        /* In the same host call as at the last pass (half a slice ago or
+           more), or not: in_host counts calls in and out. */
+        uint32_t host = atomic_load_explicit(&a->exec->in_host, memory_order_relaxed);
+        bool held = (host & 1) && host == r->host_seen;
+        r->host_seen = host;
+        if (now - r->step_start < s->slice) continue;
+        if (held && sched_runner_blocked(r)) {
+            /* Held in one host call: put another runner in its place. */
             if (!r->replaced && runners < s->max_runners && sched_runner_start_locked(s)) {
                 r->replaced = true;
                 s->active--;
@@ -1105,7 +1100,7 @@ weft_status weft_sched_new(weft_engine *engine, const weft_sched_config *config,
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    bool ok = pthread_mutex_init(&s->lock, NULL) == 0;
+    bool ok = base_mutex_init_handoff(&s->lock) == 0;
     ok = ok && pthread_cond_init(&s->work, NULL) == 0;
     ok = ok && pthread_cond_init(&s->tick, &ca) == 0;
     pthread_condattr_destroy(&ca);
@@ -1200,7 +1195,7 @@ static size_t sched_describe_locked(sched_agent *a, int64_t now, char *buf, size
         if (a->note[0])
             return (size_t)snprintf(buf, size, "%s is %s after %.2f s\n", who, a->note,
                                     (double)(now - a->note_since) / 1e9);
-        if (atomic_load_explicit(&e->in_host, memory_order_relaxed))
+        if ((atomic_load_explicit(&e->in_host, memory_order_relaxed) & 1))
             return (size_t)snprintf(buf, size, "%s is in a host call (a WASI call or an import)\n", who);
         return (size_t)snprintf(buf, size, "%s is running\n", who);
     }

@@ -336,7 +336,7 @@ size_t weft_process_dump(weft_process *proc, char *buf, size_t size) {
         else if (t->note[0])
             n = snprintf(at, left, "thread %u is %s after %.2f s\n", t->tid, t->note,
                          (double)(now - t->note_since) / 1e9);
-        else if (atomic_load_explicit(&t->exec->in_host, memory_order_relaxed))
+        else if ((atomic_load_explicit(&t->exec->in_host, memory_order_relaxed) & 1))
             n = snprintf(at, left, "thread %u is in a host call (a WASI call or an import)\n",
                          t->tid);
         else

@@ -23,11 +23,7 @@
 
 #include "workers.h"
 
-int64_t wk_now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
+int64_t wk_now(void) { return base_now_ns(); }
 
 int64_t wk_deadline(int64_t timeout_ns) {
     if (timeout_ns < 0) return -1;
@@ -47,7 +43,7 @@ bool wk_channel_init(wk_channel *ch, const weft_channel_limits *limits) {
     bool ok = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) == 0 && pthread_cond_init(&ch->cond, &ca) == 0;
     pthread_condattr_destroy(&ca);
     if (!ok) return false;
-    if (pthread_mutex_init(&ch->lock, NULL) != 0) {
+    if (base_mutex_init_handoff(&ch->lock) != 0) {
         pthread_cond_destroy(&ch->cond);
         return false;
     }
@@ -163,12 +159,22 @@ void wk_drop_locked(wk_channel *ch) {
 }
 
 /* How long a host waiter spins before it sleeps: long enough for a
-   worker's answer on an idle core (a round trip is about 2 µs), short
-   enough that a host thread waiting on a loaded machine does not burn its
-   share of the core, which would have the OS hold it off for whole time
-   slices (issue 26: 256 pauses took 49 µs on the 2-core EPYC VM, and the
-   round trip's p99 beside two CPU-bound processes was 1.6-2.7 ms). */
-#define WK_SPIN_NS 4000
+   worker's answer on an idle core (a round trip is a few µs), while the
+   gate (base_spin) keeps a host thread on a loaded machine from burning
+   its share of the core (issue 26: the round trip's p99 beside one
+   CPU-bound process per core). One gate per host thread. */
+#define WK_SPIN_NS 50000
+static _Thread_local base_spin_gate wk_spin_gate;
+
+typedef struct wk_spin_arg {
+    wk_channel *ch;
+    uint32_t seen;
+} wk_spin_arg;
+
+static bool wk_spin_changed(void *arg) {
+    wk_spin_arg *a = arg;
+    return atomic_load_explicit(&a->ch->changes, memory_order_acquire) != a->seen;
+}
 
 /* Waits on ch->cond until woken or `deadline` (under ch->lock). False when
    the deadline has passed (or was 0). */
@@ -177,15 +183,11 @@ static bool wk_host_wait_locked(wk_channel *ch, int64_t deadline) {
     if (deadline > 0 && wk_now() >= deadline) return false;
     /* Spin a little first: a worker usually answers within microseconds,
        and a sleep and a wake-up cost more than that. */
-    uint32_t seen = atomic_load_explicit(&ch->changes, memory_order_relaxed);
+    wk_spin_arg spin = {ch, atomic_load_explicit(&ch->changes, memory_order_relaxed)};
     wk_unlock(ch);
-    int64_t until = wk_now() + WK_SPIN_NS;
-    for (uint32_t i = 1; atomic_load_explicit(&ch->changes, memory_order_acquire) == seen; i++) {
-        base_pause();
-        if (i % 8 == 0 && wk_now() >= until) break;
-    }
+    base_spin(&wk_spin_gate, WK_SPIN_NS, wk_spin_changed, &spin);
     pthread_mutex_lock(&ch->lock);
-    if (atomic_load_explicit(&ch->changes, memory_order_relaxed) != seen) return true;
+    if (atomic_load_explicit(&ch->changes, memory_order_relaxed) != spin.seen) return true;
     ch->host_waiters++;
     wk_flush_owed_locked(ch);
     if (deadline < 0) {

@@ -562,7 +562,7 @@ weft_status weft_worker_join(weft_worker *w, int64_t timeout_ns, weft_worker_end
                next step, so the join waits on, looking again now and then. */
             int64_t hard_at = w->stop_at + (int64_t)w->grace_ns;
             if (now >= hard_at) {
-                if (!w->finishing && atomic_load_explicit(&w->exec->in_host, memory_order_relaxed)) {
+                if (!w->finishing && (atomic_load_explicit(&w->exec->in_host, memory_order_relaxed) & 1)) {
                     wk_hard_stop_locked(w);
                     hard = true;
                     break;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -798,6 +799,56 @@ static void wake_hook(void) {
     CHECK(atomic_load(&hook_calls) == 3, "no call after the end");
 }
 
+/* The threads of this process (/proc/self/task). */
+static int threads_now(void) {
+    DIR *d = opendir("/proc/self/task");
+    CHECK(d, "opendir /proc/self/task");
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+static void drain_outbox(weft_worker *w, void *user) {
+    (void)user;
+    uint8_t *data;
+    size_t len;
+    while (weft_worker_recv(w, 0, &data, &len, NULL) == WEFT_OK) free(data);
+}
+
+/* A worker that sends in a loop is in a host call at most instants but
+   never held in one: the scheduler gives no runner in its place (it
+   did, every slice, and the extra runners took the cores from the ones
+   asked to yield for a stop; issue 26). Then one of them is stopped
+   among the others. */
+static void busy_senders_keep_runners(void) {
+    weft_sched *s;
+    weft_error err;
+    weft_sched_config sc = {.runners = 1};
+    CHECK(weft_sched_new(engine, &sc, &s, &err) == WEFT_OK, "sched: %s", err.message);
+    weft_worker_config c;
+    weft_worker_config_init(&c);
+    c.entry = "once"; /* every thread the scheduler starts for work is up */
+    weft_worker *w0 = spawn_cfg(s, guest, &c);
+    CHECK(weft_worker_post(w0, "x", 1, -1, &err) == WEFT_OK, "post");
+    join(w0);
+    weft_worker_free(w0);
+    int before = threads_now(), more = 0;
+    c.entry = "sender";
+    c.wake = drain_outbox;
+    weft_worker *w[3];
+    for (int i = 0; i < 3; i++) w[i] = spawn_cfg(s, guest, &c);
+    for (int i = 0; i < 100; i++) { /* 100 ms: 50 slices of 2 ms */
+        sleep_ms(1);
+        more += threads_now() > before;
+    }
+    CHECK(more == 0, "busy senders on 1 runner: more threads than the %d before at %d of 100 looks (a runner was handed off)", before, more);
+    weft_worker_terminate(w[1]);
+    CHECK(join(w[1]).state == WEFT_WORKER_STOPPED, "the stopped sender");
+    for (int i = 0; i < 3; i++) weft_worker_free(w[i]);
+    weft_sched_free(s);
+}
+
 static void shared_memory(void) {
     weft_shared_memory *sm;
     weft_error err;
@@ -851,6 +902,7 @@ int main(void) {
     handle_checks();
     end_kept_until_taken();
     wake_hook();
+    busy_senders_keep_runners();
     shared_memory();
     char dump[256];
     weft_sched_dump(sched, dump, sizeof dump);
