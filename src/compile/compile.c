@@ -455,18 +455,11 @@ static weft_status read_label(compiler *c, ctl **out) {
 
 /* One-element result lists for single-value block types, indexed by the
    type's code, so a ctl never points into itself. */
-static const mod_valtype single_types[256] = {
+const mod_valtype cmp_single_types[256] = {
     [WEFT_I32] = WEFT_I32, [WEFT_I64] = WEFT_I64, [WEFT_F32] = WEFT_F32, [WEFT_F64] = WEFT_F64,
     [WEFT_V128] = WEFT_V128, [WEFT_FUNCREF] = WEFT_FUNCREF, [WEFT_EXTERNREF] = WEFT_EXTERNREF,
     [WEFT_EXNREF] = WEFT_EXNREF,
 };
-
-/* Exception handling (WEFT_FEATURE_EXCEPTIONS): exnref, tags, try_table. */
-static bool eh_on(const compiler *c) { return base_feature_on(c->m->engine, WEFT_FEATURE_EXCEPTIONS); }
-
-static bool simd_on(const compiler *c) {
-    return !(c->m->engine && (c->m->engine->config.disabled_features & WEFT_FEATURE_SIMD));
-}
 
 /* A value type in a body (Wasm 3.0 §5.3.4): block types, select t. */
 weft_status cmp_read_valtype(compiler *c, mod_valtype *t) {
@@ -490,12 +483,12 @@ static weft_status read_blocktype(compiler *c, ctl *f) {
             return WEFT_OK;
         }
         if (b == WEFT_I32 || b == WEFT_I64 || b == WEFT_F32 || b == WEFT_F64 || b == WEFT_FUNCREF ||
-            b == WEFT_EXTERNREF || b == WEFT_V128 || (b == WEFT_EXNREF && eh_on(c))) {
+            b == WEFT_EXTERNREF || b == WEFT_V128 || (b == WEFT_EXNREF && cmp_eh_on(c))) {
             c->r.p++;
-            if (b == WEFT_V128 && !simd_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed value type 0x7b (SIMD is off)");
+            if (b == WEFT_V128 && !cmp_simd_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed value type 0x7b (SIMD is off)");
             f->nparams = 0;
             f->nresults = 1;
-            f->results = &single_types[b];
+            f->results = &cmp_single_types[b];
             return WEFT_OK;
         }
     }
@@ -1087,7 +1080,7 @@ static weft_status compile_const(compiler *c, mod_valtype type, uint64_t bits) {
    reference interpreter does, which reads on into the section: the body's
    size is one short when the next byte is that `end`; the section ends when
    nothing follows. */
-static weft_status missing_end(compiler *c) {
+weft_status cmp_missing_end(compiler *c) {
     const uint8_t *after = c->r.end;
     const uint8_t *file_end = c->m->bytes + c->m->len;
     if (after < file_end && *after == 0x0B)
@@ -1097,78 +1090,11 @@ static weft_status missing_end(compiler *c) {
     return cmp_fail(c, WEFT_ERR_MALFORMED, "END opcode expected");
 }
 
-/* An atomic access: pops the address and `n` operands of `types`, pushes
-   a result of type `rt` (0: none), and emits op [dst] address operands...
-   offset. */
-static weft_status emit_atomic(compiler *c, uint32_t op, mod_valtype rt, uint32_t n,
-                               const mod_valtype *types, const cmp_memarg *ma) {
-    centry v[2], addr;
-    for (uint32_t i = n; i-- > 0;) TRY(cmp_pop(c, types[i], &v[i]));
-    TRY(cmp_mem_begin(c, ma, &addr));
-    uint32_t dst = rt ? cmp_push(c, rt) : 0;
-    cmp_emit_op(c, op);
-    if (rt) cmp_emit(c, dst);
-    cmp_emit_src(c, addr.slot);
-    for (uint32_t i = 0; i < n; i++) cmp_emit_src(c, v[i].slot);
-    cmp_emit(c, ma->offset);
-    cmp_mem_end(c, ma);
-    return WEFT_OK;
-}
-
-/* Atomic memory instructions (threads proposal, 0xFE prefix). Their
-   memarg alignment must be exactly the access size; misaligned addresses
-   trap at run time ("unaligned atomic"). */
-static weft_status compile_atomic(compiler *c) {
-    static const struct { uint8_t code, bytes; mod_valtype type; uint16_t op; } ops[] = {
-#define CMP_X(code, type, op) {code, CMP_BYTES_##op, WEFT_##type, CMP_##op},
-        CMP_WASM_ATOMIC(CMP_X)
-#undef CMP_X
-    };
-    uint32_t sub;
-    READ_U32(&sub);
-    if (sub == 0x03) { /* atomic.fence 0x00 */
-        uint8_t z;
-        READ_U8(&z);
-        if (z != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
-        cmp_emit_op(c, CMP_ATOMIC_FENCE);
-        return WEFT_OK;
-    }
-    uint32_t bytes = 0, op = 0;
-    mod_valtype type = WEFT_I32;
-    if (sub == 0x00) { bytes = 4; op = CMP_ATOMIC_NOTIFY; }
-    else if (sub == 0x01) { bytes = 4; op = CMP_ATOMIC_WAIT32; }
-    else if (sub == 0x02) { bytes = 8; op = CMP_ATOMIC_WAIT64; type = WEFT_I64; }
-    else {
-        for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-            if (ops[i].code == sub) {
-                bytes = ops[i].bytes;
-                op = ops[i].op;
-                type = ops[i].type;
-            }
-        if (!bytes) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0xfe %u", sub);
-    }
-    cmp_memarg ma;
-    TRY(cmp_read_memarg(c, bytes, true, &ma));
-    /* A wait can stop and resume on itself (interp.c, after_wait), and a
-       resumed run starts on memory 0, not the MEM_SELECT before it. */
-    if (ma.mem != 0 && (op == CMP_ATOMIC_WAIT32 || op == CMP_ATOMIC_WAIT64))
-        return cmp_fail(c, WEFT_ERR_INVALID,
-                        "not supported yet: memory.atomic.wait on memory %u (multi-memory)", ma.mem);
-    const mod_valtype one[1] = {type}, wait[2] = {type, WEFT_I64}, two[2] = {type, type};
-    const mod_valtype count[1] = {WEFT_I32};
-    if (op == CMP_ATOMIC_NOTIFY) return emit_atomic(c, op, WEFT_I32, 1, count, &ma);
-    if (op == CMP_ATOMIC_WAIT32 || op == CMP_ATOMIC_WAIT64) return emit_atomic(c, op, WEFT_I32, 2, wait, &ma);
-    if (sub <= 0x16) return emit_atomic(c, op, type, 0, NULL, &ma);   /* loads */
-    if (sub <= 0x1D) return emit_atomic(c, op, 0, 1, one, &ma);       /* stores */
-    if (sub < 0x48) return emit_atomic(c, op, type, 1, one, &ma);     /* read-modify-write */
-    return emit_atomic(c, op, type, 2, two, &ma);                      /* compare-exchange */
-}
-
 /* Compiles one instruction. Returns WEFT_OK; sets *done after the final end. */
 static weft_status compile_instr(compiler *c, bool *done) {
     c->op_offset = base_reader_offset(&c->r);
     uint8_t opcode;
-    if (!base_read_u8(&c->r, &opcode)) return missing_end(c);
+    if (!base_read_u8(&c->r, &opcode)) return cmp_missing_end(c);
     centry a, b, cond;
     uint32_t idx, idx2;
     ctl nf;
@@ -1263,7 +1189,7 @@ static weft_status compile_instr(compiler *c, bool *done) {
         return WEFT_OK;
     }
     case 0x06: case 0x07: case 0x08: case 0x09: case 0x0A: case 0x18: case 0x19: case 0x1F:
-        if (!eh_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", opcode);
+        if (!cmp_eh_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", opcode);
         return cmp_compile_eh(c, opcode);
     case 0x0C: { /* br */
         ctl *f;
@@ -1612,11 +1538,11 @@ static weft_status compile_instr(compiler *c, bool *done) {
     case 0xFC:
         return compile_misc(c);
     case 0xFD:
-        if (!simd_on(c)) break;
+        if (!cmp_simd_on(c)) break;
         return cmp_simd_instr(c);
     case 0xFE:
         if (c->m->engine && (c->m->engine->config.disabled_features & WEFT_FEATURE_THREADS)) break;
-        return compile_atomic(c);
+        return cmp_compile_atomic(c);
     default:
         break;
     }
@@ -1624,206 +1550,6 @@ static weft_status compile_instr(compiler *c, bool *done) {
     const cmp_numeric_info *ni = cmp_numeric_lookup(opcode);
     if (ni) return cmp_compile_numeric(c, ni);
     return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", opcode);
-}
-
-/* Collects a constant for the function's constant slots (bits as stored
-   in a slot, so i32 5 and i64 5 share one). */
-static void add_const(compiler *c, uint64_t bits) {
-    if (!BASE_VEC_PUSH(c->consts, bits)) c->oom = true;
-}
-
-
-/* Skips a value type's bytes (walk_body): malformed ones fail here, an
-   unknown type index is left to validation. */
-static weft_status skip_valtype(compiler *c, bool heap) {
-    mod_valtype t;
-    mod_valtype_err e;
-    mod_read_result r = heap ? mod_read_heaptype(&c->r, c->m, &t, &e)
-                             : mod_read_valtype(&c->r, c->m, c->m->ntypes, false, &t, &e);
-    if (r == MOD_READ_SHORT) return cmp_read_fail(c);
-    if (r == MOD_READ_MALFORMED) return cmp_fail(c, WEFT_ERR_MALFORMED, "%s", e.msg);
-    return WEFT_OK;
-}
-
-/* Walks one body's instructions checking only their binary form (§5.4);
-   with `consts`, also collects every numeric constant. */
-static weft_status walk_body(compiler *c, const mod_func *fn, bool consts) {
-    c->r.base = c->m->bytes;
-    c->r.p = fn->body;
-    c->r.end = fn->body + fn->body_len;
-    uint32_t depth = 1, u;
-    uint64_t u64;
-    int64_t s64;
-    uint8_t b;
-    const uint8_t *bytes;
-    /* multi-memory: memory indices where 2.0 has zero bytes, and memargs
-       with one; memory64: u64 offsets (the compile pass checks both). */
-    bool multi_memory = base_feature_on(c->m->engine, WEFT_FEATURE_MULTI_MEMORY);
-    unsigned offset_bits = base_feature_on(c->m->engine, WEFT_FEATURE_MEMORY64) ? 64 : 32;
-    bool typed = base_feature_on(c->m->engine, WEFT_FEATURE_FUNCTION_REFERENCES);
-    bool tail = base_feature_on(c->m->engine, WEFT_FEATURE_TAIL_CALL);
-    while (depth > 0) {
-        c->op_offset = base_reader_offset(&c->r);
-        uint8_t op;
-        if (!base_read_u8(&c->r, &op)) return missing_end(c);
-        bool ok = true;
-        switch (op) {
-        case 0x02: case 0x03: case 0x04:
-            depth++;
-            if (c->r.p < c->r.end && (*c->r.p == 0x40 || single_types[*c->r.p])) c->r.p++;
-            else if (c->r.p < c->r.end && (*c->r.p == 0x63 || *c->r.p == 0x64) && typed) TRY(skip_valtype(c, false));
-            else if (!base_read_sleb(&c->r, 33, &s64)) ok = false;
-            else if (s64 < 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed block type");
-            break;
-        case 0x0B: depth--; break;
-        case 0x06: /* try bt */
-            if (!eh_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
-            depth++;
-            if (c->r.p < c->r.end && (*c->r.p == 0x40 || single_types[*c->r.p])) c->r.p++;
-            else if (!base_read_sleb(&c->r, 33, &s64)) ok = false;
-            else if (s64 < 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed block type");
-            break;
-        case 0x1F: /* try_table bt vec(catch) */
-            if (!eh_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
-            depth++;
-            if (c->r.p < c->r.end && (*c->r.p == 0x40 || single_types[*c->r.p])) c->r.p++;
-            else if (!base_read_sleb(&c->r, 33, &s64)) { ok = false; break; }
-            else if (s64 < 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed block type");
-            if (!base_read_u32(&c->r, &u)) { ok = false; break; }
-            for (uint64_t k = 0, n = u; k < n && ok; k++) {
-                if (!(ok = base_read_u8(&c->r, &b))) break;
-                if (b > 3) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed catch clause");
-                if (b < 2) ok = base_read_u32(&c->r, &u);
-                ok = ok && base_read_u32(&c->r, &u);
-            }
-            break;
-        case 0x18: /* delegate l: ends the try */
-            if (!eh_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
-            depth--;
-            ok = base_read_u32(&c->r, &u);
-            break;
-        case 0x07: case 0x08: case 0x09: /* catch x, throw x, rethrow l */
-            if (!eh_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
-            ok = base_read_u32(&c->r, &u);
-            break;
-        case 0x0A: case 0x19: /* throw_ref, catch_all */
-            if (!eh_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
-            break;
-        case 0x0C: case 0x0D: case 0x10: case 0x20: case 0x21: case 0x22: case 0x23: case 0x24:
-        case 0x25: case 0x26: case 0xD2:
-            ok = base_read_u32(&c->r, &u);
-            break;
-        case 0x12: case 0x14: case 0x15: case 0xD5: case 0xD6: /* return_call, call_ref, return_call_ref, br_on_null, br_on_non_null */
-            if ((op == 0x12 || op == 0x15) ? !tail : !typed) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
-            if (op == 0x15 && !typed) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
-            ok = base_read_u32(&c->r, &u);
-            break;
-        case 0x13: /* return_call_indirect */
-            if (!tail) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
-            ok = base_read_u32(&c->r, &u) && base_read_u32(&c->r, &u);
-            break;
-        case 0xD4: /* ref.as_non_null */
-            if (!typed) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
-            break;
-        case 0x0E:
-            if (!base_read_u32(&c->r, &u)) { ok = false; break; }
-            for (uint64_t k = 0, n = u; k <= n && ok; k++) ok = base_read_u32(&c->r, &u);
-            break;
-        case 0x11:
-            ok = base_read_u32(&c->r, &u) && base_read_u32(&c->r, &u);
-            break;
-        case 0x1C:
-            if (!base_read_u32(&c->r, &u)) { ok = false; break; }
-            if (!typed) {
-                ok = base_read_bytes(&c->r, u, &bytes);
-                break;
-            }
-            for (uint32_t k = 0; k < u; k++) TRY(skip_valtype(c, false));
-            break;
-        case 0x3F: case 0x40:
-            if (multi_memory) { /* a memory index */
-                ok = base_read_u32(&c->r, &u);
-                break;
-            }
-            if (!(ok = base_read_u8(&c->r, &b))) break;
-            if (b != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
-            break;
-        case 0x41:
-            if ((ok = base_read_sleb(&c->r, 32, &s64)) && consts) add_const(c, (uint32_t)s64);
-            break;
-        case 0x42:
-            if ((ok = base_read_sleb(&c->r, 64, &s64)) && consts) add_const(c, (uint64_t)s64);
-            break;
-        case 0x43:
-            if ((ok = base_read_f32(&c->r, &u)) && consts) add_const(c, u);
-            break;
-        case 0x44:
-            if ((ok = base_read_f64(&c->r, &u64)) && consts) add_const(c, u64);
-            break;
-        case 0xD0:
-            if (typed) {
-                TRY(skip_valtype(c, true));
-                break;
-            }
-            if (!(ok = base_read_u8(&c->r, &b))) break;
-            if (b != WEFT_FUNCREF && b != WEFT_EXTERNREF && !(b == WEFT_EXNREF && eh_on(c)))
-                return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed reference type");
-            break;
-        case 0xFC:
-            if (!(ok = base_read_uleb(&c->r, 32, &u64))) break;
-            if (u64 <= 7) break;
-            if (u64 == 8 || u64 == 12 || u64 == 14) ok = base_read_u32(&c->r, &u);
-            if (u64 == 9 || u64 == 13 || u64 == 15 || u64 == 16 || u64 == 17) ok = base_read_u32(&c->r, &u);
-            else if (u64 == 8 || u64 == 10 || u64 == 11) {
-                for (int k = u64 == 10 ? 2 : 1; k > 0 && ok; k--) {
-                    if (multi_memory) { /* a memory index */
-                        ok = base_read_u32(&c->r, &u);
-                        continue;
-                    }
-                    ok = base_read_u8(&c->r, &b);
-                    if (ok && b != 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "zero byte expected");
-                }
-            } else if (u64 == 12 || u64 == 14) ok = base_read_u32(&c->r, &u);
-            else if (u64 > 17) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0xfc %u", (unsigned)u64);
-            break;
-        default:
-            if (op >= 0x28 && op <= 0x3E) {
-                ok = base_read_u32(&c->r, &u);
-                if (ok && multi_memory && (u & 0x40) && u < 0x80) ok = base_read_u32(&c->r, &u);
-                ok = ok && base_read_uleb(&c->r, offset_bits, &u64);
-            } else if (op == 0x00 || op == 0x01 || op == 0x05 || op == 0x0F || op == 0x1A || op == 0x1B ||
-                     op == 0xD1 || (op >= 0x45 && op <= 0xC4))
-                ;
-            else if (op == 0xFD && simd_on(c)) TRY(cmp_simd_skip(c, consts));
-            else if (op == 0xFE) {
-                if (!(ok = base_read_uleb(&c->r, 32, &u64))) break;
-                if (u64 == 0x03) ok = base_read_u8(&c->r, &b);
-                else {
-                    ok = base_read_u32(&c->r, &u);
-                    if (ok && multi_memory && (u & 0x40) && u < 0x80) ok = base_read_u32(&c->r, &u);
-                    ok = ok && base_read_uleb(&c->r, offset_bits, &u64);
-                }
-            }
-            else return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
-        }
-        if (!ok) return cmp_read_fail(c);
-    }
-    if (c->r.p != c->r.end)
-        return cmp_fail(c, WEFT_ERR_MALFORMED, "section size mismatch: bytes after the function's final end");
-    return WEFT_OK;
-}
-
-/* Decoding precedes validation (§5 vs §3): a module whose bodies are
-   malformed anywhere is malformed, even if validation failed earlier in the
-   single pass. This checks the binary form of bodies [from, end). */
-static weft_status scan_bodies(compiler *c, uint32_t from) {
-    mod_module *m = c->m;
-    uint32_t nown = m->nfuncs - m->nfunc_imports;
-    for (uint32_t i = from; i < nown; i++) {
-        c->func_index = m->nfunc_imports + i;
-        TRY(walk_body(c, &m->funcs[i], false));
-    }
-    return WEFT_OK;
 }
 
 /* ------------------------------------------------------------------------
@@ -1930,7 +1656,7 @@ static weft_status compile_function(compiler *c, uint32_t own_index, cmp_func **
     c->consts.len = 0;
     c->vconsts.len = 0;
     c->oom = false;
-    weft_status st = walk_body(c, fn, true);
+    weft_status st = cmp_walk_body(c, fn, true);
     if (st == WEFT_OK && c->oom) st = cmp_oom(c);
     if (st != WEFT_OK) {
         free(c->local_types);
@@ -2126,7 +1852,7 @@ weft_status cmp_compile_module(mod_module *m, weft_error *err) {
         /* Decoding precedes validation: a later malformed body wins. */
         weft_error scan_err;
         c.err = &scan_err;
-        if (scan_bodies(&c, i) == WEFT_ERR_MALFORMED) {
+        if (cmp_scan_bodies(&c, i) == WEFT_ERR_MALFORMED) {
             if (err) *err = scan_err;
             st = WEFT_ERR_MALFORMED;
         }

@@ -180,6 +180,25 @@ static inline const cmp_numeric_info *cmp_numeric_lookup(uint32_t opcode) {
     return &cmp_numeric_table[opcode];
 }
 weft_status cmp_compile_numeric(compiler *c, const cmp_numeric_info *ni);
+/* The block type of each value type's one-byte form: its result. */
+extern const mod_valtype cmp_single_types[256];
+/* A body whose bytes end without its final END (the error worded as the
+   spec tests expect). */
+weft_status cmp_missing_end(compiler *c);
+/* Exception handling (WEFT_FEATURE_EXCEPTIONS): exnref, tags, try_table;
+   SIMD (on unless disabled). */
+static inline bool cmp_eh_on(const compiler *c) { return base_feature_on(c->m->engine, WEFT_FEATURE_EXCEPTIONS); }
+static inline bool cmp_simd_on(const compiler *c) {
+    return !(c->m->engine && (c->m->engine->config.disabled_features & WEFT_FEATURE_SIMD));
+}
+
+/* atomic.c: one instruction of the 0xFE prefix (after the prefix byte). */
+weft_status cmp_compile_atomic(compiler *c);
+/* walk.c: checks the binary form of one body (§5.4), collecting its
+   numeric constants into c->consts with `consts`; and of every body from
+   own index `from` on. */
+weft_status cmp_walk_body(compiler *c, const mod_func *fn, bool consts);
+weft_status cmp_scan_bodies(compiler *c, uint32_t from);
 void cmp_fused_for(uint32_t cmp, uint32_t *if_true, uint32_t *if_false);
 /* The home slot of operand stack position `index` (<= the height). */
 uint32_t cmp_home(const compiler *c, size_t index);
