@@ -13,6 +13,13 @@
  * and globals are made from the import's own type. Memories are capped at
  * 16 MiB and the stack at 1 MiB so one input stays cheap.
  *
+ * Tiers: one input in two (by its bytes) runs a second time on the
+ * compiler tier (WEFT_TIER_JIT, docs/jit.md), on an engine of its own,
+ * and every call there must end as it did in the interpreter: the same
+ * status, trap kind and message, the same result bits. A call either run
+ * stopped by the watchdog, or out of memory, is not compared (its end
+ * depends on time), nor is anything after it in that input.
+ *
  * The time bound: a watchdog thread stops the running call with
  * WEFT_ATTN_STOP once it has run CALL_MS; the interpreter sees the request
  * at its next function entry or loop back-edge, and a futex wait is woken
@@ -22,6 +29,7 @@
  * function is stopped instead of hanging the fuzzer.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -34,6 +42,18 @@
 #define ARGS_MAX 64
 
 static weft_engine *engine, *eager; /* lazy (default) and eager translation */
+static weft_engine *jit;           /* the compiler tier (eager) */
+
+/* How one call ended, for comparing the tiers. */
+typedef struct outcome {
+    weft_status st;
+    weft_trap trap;
+    char message[sizeof ((weft_error *)0)->message];
+    uint32_t nresults;
+    uint64_t bits[4]; /* the first results' bits */
+    bool timed;       /* stopped by the watchdog, or out of memory: not compared */
+} outcome;
+#define OUTCOMES_MAX 256
 
 /* The call the watchdog may stop: set while one runs, under `lock`. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -75,8 +95,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     engine = weft_engine_new(&cfg);
     cfg.compile_mode = WEFT_COMPILE_EAGER;
     eager = weft_engine_new(&cfg);
+    cfg.tier = WEFT_TIER_JIT;
+    jit = weft_engine_new(&cfg);
     pthread_t t;
-    if (!engine || !eager || pthread_create(&t, NULL, watchdog, NULL) != 0) abort();
+    if (!engine || !eager || !jit || pthread_create(&t, NULL, watchdog, NULL) != 0) abort();
     pthread_detach(t);
     return 0;
 }
@@ -122,8 +144,10 @@ static bool make_stub(weft_store *s, uint32_t index, const weft_externtype *t, w
 }
 
 /* Calls `f` with every argument set to `fill` (its bits), stopped after
-   CALL_MS. Whatever the outcome, it must be one of the documented ones. */
-static void call_bounded(weft_exec *e, weft_func *f, uint64_t fill) {
+   CALL_MS. Whatever the outcome, it must be one of the documented ones;
+   it is left in *out. */
+static void call_bounded(weft_exec *e, weft_func *f, uint64_t fill, outcome *out) {
+    memset(out, 0, sizeof *out);
     weft_functype ft = weft_func_type(f);
     if (ft.nparams > ARGS_MAX) return;
     weft_val args[ARGS_MAX];
@@ -145,23 +169,32 @@ static void call_bounded(weft_exec *e, weft_func *f, uint64_t fill) {
     pthread_mutex_unlock(&lock);
     /* A request that came after the call ended is cleared by the next
        weft_exec_start. */
+    out->st = st;
     if (st == WEFT_OK) {
         weft_val res[ARGS_MAX];
         if (ft.nresults <= ARGS_MAX && weft_exec_results(e, res, ft.nresults) != WEFT_OK) abort();
+        out->nresults = ft.nresults;
+        for (uint32_t i = 0; i < ft.nresults && i < 4; i++)
+            out->bits[i] = res[i].type == WEFT_FUNCREF ? (res[i].of.func != NULL)
+                           : res[i].type == WEFT_EXTERNREF ? (res[i].of.externref != NULL)
+                                                            : res[i].of.bits;
     } else if (st == WEFT_ERR_TRAP) {
         if (err.trap == WEFT_TRAP_NONE || err.message[0] == '\0') abort();
-    } else if (st != WEFT_ERR_NOMEM && st != WEFT_ERR_LIMIT) {
+        out->trap = err.trap;
+        memcpy(out->message, err.message, sizeof out->message);
+        out->timed = err.trap == WEFT_TRAP_STOPPED;
+    } else if (st == WEFT_ERR_NOMEM || st == WEFT_ERR_LIMIT) {
+        out->timed = true;
+    } else {
         abort(); /* no exit import exists, so nothing else is possible */
     }
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+/* Runs one input on engine `en`: load, instantiate with stubs, the start
+   function and every export twice; each call's outcome goes to out[] (at
+   most OUTCOMES_MAX). Returns how many calls were made. */
+static size_t run_input(weft_engine *en, const uint8_t *data, size_t size, outcome *out) {
     weft_module *m = NULL;
-    /* Half the inputs translate every body at load, as before lazy
-       translation, so the compiler sees every function; the other half
-       compile on first call (the default), so the stubs and the LAZY
-       entry are run too. The choice is a function of the input alone. */
-    weft_engine *en = size % 2 ? engine : eager;
     if (weft_module_load(en, data, size, &m, NULL) != WEFT_OK) return 0;
     weft_store *s = weft_store_new(en);
     uint32_t n = weft_module_import_count(m);
@@ -177,8 +210,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     weft_instance *inst = NULL;
     bool has_start = m->has_start;
     m->has_start = false;
+    size_t calls = 0;
+    outcome spare;
+#define NEXT (calls < OUTCOMES_MAX ? &out[calls++] : &spare)
     if (ok && weft_instance_new(s, m, imports, n, &inst, NULL) == WEFT_OK) {
-        if (has_start) call_bounded(e, inst->funcs[m->start], 0);
+        if (has_start) call_bounded(e, inst->funcs[m->start], 0, NEXT);
         for (uint32_t i = 0; i < weft_module_export_count(m); i++) {
             weft_name name;
             weft_externtype t;
@@ -187,14 +223,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             if (weft_instance_export_n(inst, name.data, name.len, &x) != WEFT_OK || x.kind != t.kind)
                 abort(); /* every listed export resolves by its full name */
             if (t.kind != WEFT_EXTERN_FUNC) continue;
-            call_bounded(e, x.of.func, 0);
-            call_bounded(e, x.of.func, ~(uint64_t)0);
+            call_bounded(e, x.of.func, 0, NEXT);
+            call_bounded(e, x.of.func, ~(uint64_t)0, NEXT);
         }
     }
+#undef NEXT
     m->has_start = has_start;
     weft_exec_free(e);
     free(imports);
     weft_store_free(s);
     weft_module_release(m);
+    return calls;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    static outcome interp[OUTCOMES_MAX], compiled[OUTCOMES_MAX];
+    /* Half the inputs translate every body at load, as before lazy
+       translation, so the compiler sees every function; the other half
+       compile on first call (the default), so the stubs and the LAZY
+       entry are run too. The choice is a function of the input alone. */
+    size_t n = run_input(size % 2 ? engine : eager, data, size, interp);
+    if (size % 4 >= 2 || n == 0) return 0;
+    size_t k = run_input(jit, data, size, compiled);
+    for (size_t i = 0; i < n && i < k; i++) {
+        const outcome *a = &interp[i], *b = &compiled[i];
+        if (a->timed || b->timed) break; /* the rest depends on how far it got */
+        if (a->st != b->st || a->trap != b->trap || strcmp(a->message, b->message) != 0 ||
+            a->nresults != b->nresults || memcmp(a->bits, b->bits, sizeof a->bits) != 0) {
+            fprintf(stderr, "tiers differ at call %zu: interpreter %s (%s), jit %s (%s)\n", i,
+                    weft_status_name(a->st), a->message, weft_status_name(b->st), b->message);
+            abort();
+        }
+    }
     return 0;
 }

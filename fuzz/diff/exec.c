@@ -33,6 +33,11 @@
  * Stack exhaustion is not compared at all: V8 and weft have different
  * stack limits, so the runner skips a module that hits it in either.
  *
+ * With `--tier jit` first, the modules run on the compiler tier
+ * (docs/jit.md), and with `--messages` a trap line carries its message:
+ * fuzz/diff/run compares the two tiers of weft that way, message for
+ * message, beside V8.
+ *
  * Exit status: 0 when every module was run (whatever it did), 1 on a usage
  * error or a host failure (unreadable file, out of memory).
  */
@@ -119,12 +124,16 @@ static weft_status log_fn(weft_caller *caller, void *env, const weft_val *args,
    "[skip stack]" for stack exhaustion (returns 1: the module ends there),
    "[error ...]" for anything else (V8's side prints its own error text
    there, so that always shows up as a mismatch). */
+static bool messages; /* --messages: trap lines carry the message */
+
 static int report_failure(weft_status st, const weft_error *err, const char *prefix) {
     if (st == WEFT_ERR_TRAP && err->trap == WEFT_TRAP_STACK_EXHAUSTED) {
         printf("[skip stack]\n");
         return 1;
     }
-    if (st == WEFT_ERR_TRAP)
+    if (st == WEFT_ERR_TRAP && messages)
+        printf("[%s %s: %s]\n", prefix, trap_kind(err->trap), err->message);
+    else if (st == WEFT_ERR_TRAP)
         printf("[%s %s]\n", prefix, trap_kind(err->trap));
     else
         printf("[error %s: %s]\n", weft_status_name(st), err->message);
@@ -274,17 +283,29 @@ done:
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s MODULE.wasm...\n", argv[0]);
+    weft_config cfg = {0};
+    int first = 1;
+    for (; first < argc && argv[first][0] == '-'; first++) {
+        if (strcmp(argv[first], "--messages") == 0) {
+            messages = true;
+        } else if (strcmp(argv[first], "--tier") == 0 && first + 1 < argc &&
+                   (strcmp(argv[first + 1], "jit") == 0 || strcmp(argv[first + 1], "interp") == 0)) {
+            cfg.tier = strcmp(argv[++first], "jit") == 0 ? WEFT_TIER_JIT : WEFT_TIER_INTERP;
+        } else {
+            break;
+        }
+    }
+    if (first >= argc) {
+        fprintf(stderr, "usage: %s [--tier interp|jit] [--messages] MODULE.wasm...\n", argv[0]);
         return 1;
     }
-    weft_engine *engine = weft_engine_new(NULL);
+    weft_engine *engine = weft_engine_new(&cfg);
     if (!engine) {
         fprintf(stderr, "diff-exec: out of memory\n");
         return 1;
     }
     int rc = 0;
-    for (int i = 1; i < argc && rc == 0; i++) rc = run_module(engine, argv[i]);
+    for (int i = first; i < argc && rc == 0; i++) rc = run_module(engine, argv[i]);
     weft_engine_free(engine);
     return rc == 0 ? 0 : 1;
 }

@@ -9,6 +9,9 @@
 #   cp MODULE.wasm fuzz/corpus/diff/NAME.wasm
 #   cd fuzz/corpus/diff && node ../../diff/exec.mjs NAME.wasm > NAME.expected
 #
+# Each module runs on both of weft's tiers (the interpreter, and the
+# compiler tier with --tier jit: docs/jit.md), each against V8's output.
+#
 # Then, if node and wasm-opt are installed, a short fresh differential
 # batch (fuzz/diff/run -n 30 -s 1) whose modules count as tests too;
 # without them that part is skipped (one skip) with the reason.
@@ -28,14 +31,16 @@ for m in fuzz/corpus/diff/*.wasm; do
     if [ ! -f "fuzz/corpus/diff/$name.expected" ]; then
         echo "FAIL $name: no $name.expected"; fail=$((fail + 1)); continue
     fi
-    if out=$(cd fuzz/corpus/diff && "$bin" "$name.wasm" 2>&1) &&
-        [ "$out" = "$(cat "fuzz/corpus/diff/$name.expected")" ]; then
-        pass=$((pass + 1))
-    else
-        echo "FAIL $name: weft's output differs from V8's (< weft > V8):"
-        diff <(printf '%s\n' "$out") "fuzz/corpus/diff/$name.expected" | head -n 10
-        fail=$((fail + 1))
-    fi
+    for tier in interp jit; do
+        if out=$(cd fuzz/corpus/diff && "$bin" --tier $tier "$name.wasm" 2>&1) &&
+            [ "$out" = "$(cat "fuzz/corpus/diff/$name.expected")" ]; then
+            pass=$((pass + 1))
+        else
+            echo "FAIL $name ($tier): weft's output differs from V8's (< weft > V8):"
+            diff <(printf '%s\n' "$out") "fuzz/corpus/diff/$name.expected" | head -n 10
+            fail=$((fail + 1))
+        fi
+    done
 done
 echo "corpus: $pass passed, $fail failed"
 
