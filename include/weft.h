@@ -251,7 +251,12 @@ typedef struct weft_config {
        call, or at load with WEFT_COMPILE_EAGER), and runs as that, the
        interpreter taking what the compiled code leaves to it. A build
        without the compiler tier (weft_jit_built() false: anything but
-       x86-64 Linux) runs WEFT_TIER_JIT as WEFT_TIER_INTERP. */
+       x86-64 Linux) runs WEFT_TIER_JIT as WEFT_TIER_INTERP.
+       WEFT_TIER_AUTO: functions start interpreted and a function found
+       hot is compiled while it runs (sampled each millisecond of running:
+       at its second sample), a running loop going on in the machine code
+       at its next safe point. Results, traps, fuel and deterministic
+       interleavings are the same on every tier. */
     uint32_t tier;
 } weft_config;
 
@@ -259,6 +264,7 @@ typedef struct weft_config {
 #define WEFT_COMPILE_EAGER 1u
 #define WEFT_TIER_INTERP 0u
 #define WEFT_TIER_JIT 1u
+#define WEFT_TIER_AUTO 2u
 
 #define WEFT_FEATURE_THREADS 0x1u /* shared memories, atomics, wait/notify */
 #define WEFT_FEATURE_SIMD 0x2u    /* fixed-width SIMD: the v128 type and the 0xFD

@@ -106,7 +106,7 @@ typedef struct cli_run_opts {
     uint64_t timeout_ns;    /* --timeout; 0 = none */
     const char *timeout_text; /* as written, for the message */
     uint64_t fuel;          /* --fuel; 0 = unmetered */
-    uint32_t tier;          /* --tier: WEFT_TIER_INTERP (default) or WEFT_TIER_JIT */
+    uint32_t tier;          /* --tier: WEFT_TIER_INTERP (default), _JIT or _AUTO */
     bool no_threads_proposal; /* -W threads=n */
     bool no_simd_proposal;    /* -W simd=n */
     uint32_t disabled_features; /* WEFT_FEATURE_* bits of -W KEY=n (Wasm 3.0 features) */

@@ -203,8 +203,9 @@ static int cli_apply(cli_run_opts *o, cli_opt_id id, const char *v, const char *
     case CLI_OPT_TIER:
         if (strcmp(v, "interp") == 0) o->tier = WEFT_TIER_INTERP;
         else if (strcmp(v, "jit") == 0) o->tier = WEFT_TIER_JIT;
+        else if (strcmp(v, "auto") == 0) o->tier = WEFT_TIER_AUTO;
         else {
-            cli_usage_error("bad --tier '%s': expected interp or jit", v);
+            cli_usage_error("bad --tier '%s': expected interp, jit or auto", v);
             return -1;
         }
         return 0;
@@ -412,6 +413,9 @@ static int cli_run_main(int argc, char **argv) {
     memset(&o, 0, sizeof o);
     o.sched_pool = true; /* docs/sched.md: it passes every suite and measures better */
     o.explore_seed = 1;
+    /* docs/jit.md, "Tiers": hot functions compiled while they run, where
+       the compiler tier is built (elsewhere auto is the interpreter). */
+    o.tier = WEFT_TIER_AUTO;
     int rc = CLI_EXIT_USAGE;
     int i = 0;
     for (; i < argc; i++) {
@@ -511,7 +515,8 @@ static void cli_version(void) {
            weft_wasi_function_count());
     printf("not built in: %sgc, wasi-preview2, components%s\n", lack, weft_jit_built() ? "" : ", jit");
     if (weft_jit_built())
-        printf("tiers: interp (the default), jit (x86-64 baseline compiler, --tier jit)\n");
+        printf("tiers: auto (the default: hot functions compiled while they run), interp, "
+               "jit (every function compiled on its first call); x86-64 baseline compiler\n");
     printf("build: %s%s%s%s\n",
 #if defined(__clang__)
            "clang " __clang_version__,

@@ -49,12 +49,13 @@ const cli_option cli_options[] = {
      "Let the program pass N safe points, then trap with \"all fuel consumed\" (exit 134). "
      "A safe point is a wasm function entered or a branch taken (each loop iteration takes "
      "one), so the count is the same on every run; the threads of a program share the N."},
-    {CLI_OPT_TIER, "--tier", "interp|jit",
-     "Run wasm code in the interpreter alone (interp, the default), or compile each "
-     "function to x86-64 machine code on its first call (jit; functions with an operation "
-     "the compiler does not handle yet stay interpreted). Results, traps, fuel and "
-     "--deterministic runs are the same either way. Builds for other machines have "
-     "interp only (weft --version says)."},
+    {CLI_OPT_TIER, "--tier", "auto|interp|jit",
+     "Start every function in the interpreter and compile to x86-64 machine code the ones "
+     "that run for a few milliseconds, while they run (auto, the default); or the "
+     "interpreter alone (interp); or compile each function on its first call (jit). "
+     "Functions with an operation the compiler does not handle yet stay interpreted. "
+     "Results, traps, fuel and --deterministic runs are the same on every tier. Builds for "
+     "other machines have interp only (weft --version says)."},
     {CLI_OPT_SCHED, "--sched", "os|pool",
      "Run wasi-threads as agents of a scheduler's few runner threads (pool, the "
      "default: waits and blocking WASI calls park without an OS thread), or on one OS "

@@ -72,8 +72,12 @@ typedef struct cmp_func {
     cmp_handler *handlers;
     uint32_t nhandlers;
     /* The compiler tier's machine code (src/jit/jit.h), NULL when the
-       function runs interpreted; set before the function is published. */
-    const struct jit_func *jit;
+       function runs interpreted: set before the function is published
+       (WEFT_TIER_JIT), or once while it runs (WEFT_TIER_AUTO: complete
+       before it is stored, read with acquire loads, and machine code
+       reads it too). samples: the auto tier's count for it (exec/tier.c). */
+    _Atomic(const struct jit_func *) jit;
+    _Atomic uint32_t samples;
 } cmp_func;
 
 /* Whether the target word at code position `word` of `f` is a back-edge. */

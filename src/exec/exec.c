@@ -319,7 +319,12 @@ weft_status weft_exec_run(weft_exec *e, weft_error *err) {
         if (st == WEFT_SUSPENDED) e->host_pending = e->entry;
         return st;
     }
-    return exec_run(e, err);
+    if (!e->store->engine || e->store->engine->config.tier != WEFT_TIER_AUTO || e->tier_by_owner)
+        return exec_run(e, err);
+    exec_tier_enter(e);
+    weft_status st = exec_run(e, err);
+    exec_tier_leave(e);
+    return st;
 }
 
 weft_status weft_exec_results(weft_exec *e, weft_val *results, size_t nresults) {

@@ -86,6 +86,11 @@ typedef struct exec_waiter {
    executed safe points, never in time. */
 #define EXEC_ATTN_SLICE 0x40000000u
 #define EXEC_ATTN_OWN (EXEC_ATTN_FUEL | EXEC_ATTN_SLICE)
+/* A request of the tier-up ticker (tier.c, WEFT_TIER_AUTO): at its next
+   safe point the execution credits the function it is in with a sample,
+   and compiles it when it is hot. Cleared with the other requests; it
+   counts nothing (no fuel, no slice) and interrupts no wait. */
+#define EXEC_ATTN_TIERUP 0x20000000u
 #define EXEC_ATTN_REQUESTS (WEFT_ATTN_SUSPEND | WEFT_ATTN_STOP)
 #define EXEC_FUEL_CHUNK 1024u
 
@@ -161,7 +166,23 @@ struct weft_exec {
     rt_budget *budget;
     uint64_t charged;
     bool stack_denied;
+
+    /* WEFT_TIER_AUTO: on the ticker's list while it runs (tier.c), unless
+       its owner asks for the samples itself (a cooperative scheduler:
+       no thread of weft's runs then). */
+    struct weft_exec *tier_prev, *tier_next;
+    bool tier_by_owner;
 };
+
+/* tier.c, WEFT_TIER_AUTO (docs/jit.md, "Tiers"): an execution of an
+   engine with the auto tier is on the ticker's list while it runs; the
+   ticker asks every one on it for a sample each millisecond
+   (EXEC_ATTN_TIERUP), and the interpreter gives it at its next safe point
+   (exec_tier_sample): the function it is in is compiled at its second
+   sample. */
+void exec_tier_enter(weft_exec *e);
+void exec_tier_leave(weft_exec *e);
+void exec_tier_sample(const cmp_func *fn);
 
 #define EXEC_STACK_CHUNK 16384u
 /* A call needs operand slots up to `need` and a frame record at `frame`,

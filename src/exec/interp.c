@@ -186,7 +186,8 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
 #if WEFT_JIT
 #define JIT_NEXT()                                                                   \
     do {                                                                             \
-        if (BASE_UNLIKELY(fn->jit != NULL)) goto run_jit;                            \
+        if (BASE_UNLIKELY(atomic_load_explicit(&fn->jit, memory_order_acquire) != NULL)) \
+            goto run_jit;                                                            \
         NEXT();                                                                      \
     } while (0)
 #else
@@ -1279,6 +1280,9 @@ requests:
         e->state = EXEC_SUSPENDED;
         return WEFT_SUSPENDED;
     }
+    /* The auto tier's sample: fn may have machine code from here on, and
+       JIT_NEXT enters it in this frame at ip (a running loop too). */
+    if (bits & EXEC_ATTN_TIERUP) exec_tier_sample(fn);
     JIT_NEXT();
 }
 

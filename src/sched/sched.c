@@ -190,6 +190,7 @@ struct weft_sched {
     bool coop_timed;         /* no slice_points: slices and calls in time */
     int64_t coop_budget;     /* a call's budget (ns) */
     int64_t coop_call_end;   /* the running call's deadline (0: not read yet) */
+    int64_t coop_sampled;    /* the auto tier's last sample (sched_coop_sample) */
     uint32_t io_armed;
     void (*wake)(weft_sched *s, void *user);
     void *wake_user;
@@ -1007,6 +1008,9 @@ sched_agent *sched_agent_start(sched_group *g, weft_exec *e, void *owner) {
     a->owner = owner;
     a->timer = SCHED_NO_TIMER;
     e->parker = &a->parker;
+    /* Cooperative mode starts no thread, the auto tier's ticker neither:
+       the steps ask for its samples (sched_coop_sample). */
+    e->tier_by_owner = s->coop;
     pthread_mutex_lock(&s->lock);
     if (s->pct_depth) a->prio = (int64_t)s->pct_depth + (int64_t)(sched_rand(&s->rng) >> 2); /* above every change point's */
     if (s->free_slots.len) {
@@ -1302,6 +1306,16 @@ static void sched_coop_due_locked(weft_sched *s) {
     if (s->timers.len) sched_fire_timers_locked(s, sched_now());
 }
 
+/* The auto tier's sample in cooperative mode (exec/tier.c; no ticker
+   thread here): the running agent is asked for one at its next safe
+   point when a millisecond has passed since the last. */
+static void sched_coop_sample(weft_sched *s, weft_exec *e) {
+    int64_t t = sched_now();
+    if (t - s->coop_sampled < 1000000) return;
+    s->coop_sampled = t;
+    atomic_fetch_or_explicit(&e->attention, EXEC_ATTN_TIERUP, memory_order_relaxed);
+}
+
 /* One slice of `a` (taken, READY) on the calling thread, recorded in
    `sum`. Called and returns with s->lock held; drops it meanwhile. */
 static void sched_coop_step_locked(weft_sched *s, sched_agent *a, weft_sched_summary *sum) {
@@ -1317,6 +1331,8 @@ static void sched_coop_step_locked(weft_sched *s, sched_agent *a, weft_sched_sum
 
     weft_error err;
     sched_running = a;
+    bool auto_tier = e->store->engine && e->store->engine->config.tier == WEFT_TIER_AUTO;
+    if (auto_tier) sched_coop_sample(s, e);
     weft_status st = weft_exec_run(e, &err);
     if (s->coop_timed) {
         /* Runs of at most a few thousand safe points, with a clock read
@@ -1333,6 +1349,7 @@ static void sched_coop_step_locked(weft_sched *s, sched_agent *a, weft_sched_sum
             t0 = t;
             e->slice_left = chunk;
             atomic_fetch_or_explicit(&e->attention, EXEC_ATTN_SLICE, memory_order_relaxed);
+            if (auto_tier) sched_coop_sample(s, e);
             st = weft_exec_run(e, &err);
         }
     }

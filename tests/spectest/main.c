@@ -370,8 +370,9 @@ int main(int argc, char **argv)
        here, by the runner: the library reads no environment. */
     const char *tier = getenv("WEFT_TIER");
     if (tier && strcmp(tier, "jit") == 0) plain.tier = threads.tier = wasm3.tier = WEFT_TIER_JIT;
+    else if (tier && strcmp(tier, "auto") == 0) plain.tier = threads.tier = wasm3.tier = WEFT_TIER_AUTO;
     else if (tier && *tier && strcmp(tier, "interp") != 0) {
-        fprintf(stderr, "weft-spectest: WEFT_TIER must be interp or jit, not %s\n", tier);
+        fprintf(stderr, "weft-spectest: WEFT_TIER must be interp, jit or auto, not %s\n", tier);
         goto out;
     }
     engine = weft_engine_new(&plain);

@@ -325,6 +325,36 @@ case_race() {
     verdict race_replay
 }
 
+# The tiers (docs/jit.md): with --deterministic SEED a program gives the
+# same output, errors and exit on the interpreter, the compiler tier and
+# the auto tier, so the same interleaving (race.wasm's counter and
+# check_then_act.wasm's winners depend on it); with --fuel N it runs out at
+# the same point of the same thread (the trap and its backtrace).
+case_tiers() {
+    local p seed t ref o fuel
+    for p in race mutex_counter condvar barrier join spin_flag check_then_act; do
+        for seed in 3 7; do
+            ref=""
+            for t in interp jit auto; do
+                o=$(timeout -k 5 30 "$WEFT" run --tier $t --deterministic $seed "$W/$p.wasm" 2>&1; echo "exit $?")
+                [ -n "$ref" ] || ref=$o
+                [ "$o" = "$ref" ] || expect "$p, seed $seed: --tier $t printed '$o', --tier interp '$ref'"
+            done
+        done
+    done
+    for fuel in 5000 12345 20000; do
+        ref=""
+        for t in interp jit auto; do
+            o=$(timeout -k 5 30 "$WEFT" run --tier $t --deterministic 7 --fuel $fuel "$W/race.wasm" 2>&1; echo "exit $?")
+            [ -n "$ref" ] || ref=$o
+            [ "$o" = "$ref" ] || expect "race.wasm, --fuel $fuel: --tier $t printed '$o', --tier interp '$ref'"
+        done
+        has "$ref" "all fuel consumed" || expect "race.wasm ran to its end with --fuel $fuel: '$ref'"
+    done
+    rc=0 ms=0 out="" err=""
+    verdict tiers_deterministic
+}
+
 # --explore finds the rare order of check_then_act.wasm (both threads win
 # a slot only one should get) and the seed it reports replays it.
 case_explore() {
@@ -374,7 +404,7 @@ for ((round = 1; round <= COUNT; round++)); do
     case_load
   done
   # Replays and exploration once: they repeat themselves by design.
-  if [ "$round" -eq 1 ]; then MODE=det; set_mode; case_race; case_explore; case_explore --pct 3; fi
+  if [ "$round" -eq 1 ]; then MODE=det; set_mode; case_race; case_tiers; case_explore; case_explore --pct 3; fi
     if [ "$COUNT" -gt 1 ] && [ $((round % 10)) -eq 0 ]; then
         echo "round $round/$COUNT: $pass passed, $fail failed"
     fi

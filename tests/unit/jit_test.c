@@ -10,7 +10,10 @@
  * 3. Compiled code honours the attention word: a long run on the compiler
  *    tier is suspended from another thread, resumed, and finishes with the
  *    uninterrupted result.
- * 4. Traps: tests/unit/data/jit_trap.wasm (built with `wat2wasm
+ * 4. The auto tier (WEFT_TIER_AUTO, src/exec/tier.c): a long metered run
+ *    of the loop is compiled while it runs (the compile count moves during
+ *    the one call) and ends with the interpreter's result and fuel left.
+ * 5. Traps: tests/unit/data/jit_trap.wasm (built with `wat2wasm
  *    --debug-names` from the .wat beside it) traps three compiled calls
  *    deep; with every fuel budget from 1 to 110 (running out at a branch
  *    or at a compiled call's entry) and unmetered, both tiers give the
@@ -230,6 +233,26 @@ int main(void) {
     EXPECTF(res.of.i64 == reference(N), "suspended run: got %llx, want %llx", (unsigned long long)res.of.i64,
             (unsigned long long)reference(N));
     weft_exec_free(exec);
+
+    /* Auto: the loop starts interpreted, metered, and is compiled at its
+       second millisecond's sample, in the middle of the call. */
+    tier_run au;
+    tier_open(&au, WEFT_TIER_AUTO);
+    const int64_t M = 3000000;
+    uint64_t big = (uint64_t)1 << 40;
+    uint64_t fuel_interp = fuel_after(&in, M, big);
+    weft_jit_stats(&before, NULL);
+    after = before;
+    /* (Each call takes tens of ms; a loaded machine may hold the ticker
+       off for one, not for fifty.) */
+    for (int i = 0; i < 50 && after == before; i++) {
+        EXPECT(fuel_after(&au, M, big) == fuel_interp);
+        weft_jit_stats(&after, NULL);
+    }
+    if (weft_jit_built())
+        EXPECTF(after > before, "auto: nothing compiled during a long run (%llu before, %llu after)",
+                (unsigned long long)before, (unsigned long long)after);
+    tier_close(&au);
 
     tier_close(&in);
     tier_close(&jt);
