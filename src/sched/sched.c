@@ -600,6 +600,51 @@ static void sched_poke(exec_parker *pk, weft_exec *e) {
 
 void sched_agent_wake(sched_agent *a) { sched_poke(&a->parker, a->exec); }
 
+/* Takes `a` out of the stop queue (it is in it: a->urgent). */
+static void sched_unqueue_urgent_locked(weft_sched *s, sched_agent *a) {
+    sched_agent *before = NULL, *x = s->stop_head;
+    while (x && x != a) {
+        before = x;
+        x = x->next;
+    }
+    if (!x) return;
+    if (before) before->next = a->next;
+    else s->stop_head = a->next;
+    if (s->stop_tail == a) s->stop_tail = before;
+    a->next = NULL;
+    a->urgent = false;
+}
+
+sched_agent *sched_agent_of(weft_exec *e) { return (sched_agent *)e->parker; /* parker is its first member */ }
+
+bool sched_agent_end_queued(sched_agent *a) {
+    weft_sched *s = a->group->sched;
+    pthread_mutex_lock(&s->lock);
+    bool take = !s->det && !s->coop && a->state == SCHED_READY;
+    if (take) {
+        atomic_fetch_or_explicit(&a->exec->attention, WEFT_ATTN_STOP, memory_order_release);
+        if (a->urgent) sched_unqueue_urgent_locked(s, a);
+        else sched_unqueue_locked(s, a);
+        /* As a step that ended would (sched_step_done_locked). */
+        a->state = SCHED_ENDED;
+        if (a->live_prev) a->live_prev->live_next = a->live_next;
+        else s->live = a->live_next;
+        if (a->live_next) a->live_next->live_prev = a->live_prev;
+        else s->live_tail = a->live_prev;
+        s->nlive--;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return take;
+}
+
+void sched_agent_end_stopped(sched_agent *a) {
+    weft_error err;
+    base_fail(&err, WEFT_ERR_TRAP, "%s", weft_trap_message(WEFT_TRAP_STOPPED));
+    err.trap = WEFT_TRAP_STOPPED;
+    a->exec->state = EXEC_IDLE;
+    a->group->ended(a->group, a, WEFT_ERR_TRAP, &err); /* a is the group's now */
+}
+
 /* ------------------------------------------------------------------------
  * Host calls parked on fds (the poller)
  * ------------------------------------------------------------------------ */

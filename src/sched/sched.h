@@ -85,6 +85,20 @@ void sched_group_init(sched_group *g, weft_sched *s, weft_priority priority,
 sched_agent *sched_agent_start(sched_group *g, weft_exec *e, void *owner);
 /* Frees an agent after `ended` (its execution stays the caller's). */
 void sched_agent_free(sched_agent *a);
+/* A stop asked of an agent that waits in the run queue (READY, asked to
+   stop: it would run only to trap "stopped" at its first safe point) is
+   done in the asking thread, without a runner (issue 26: under load a
+   runner may be off its core for milliseconds). sched_agent_end_queued
+   asks `a` to stop, takes it out of the queues and marks it ended when it
+   is READY (not in deterministic or cooperative mode), all under the
+   scheduler's lock, so no runner takes it meanwhile: true then (else it
+   did nothing: ask with weft_exec_request), and the caller must call
+   sched_agent_end_stopped(a) once it holds none of the locks its group's
+   ended() takes; that ends it with the trap "stopped", as a runner would. */
+bool sched_agent_end_queued(sched_agent *a);
+/* The agent that runs `e` (set before it is first queued). */
+sched_agent *sched_agent_of(weft_exec *e);
+void sched_agent_end_stopped(sched_agent *a);
 
 /* The agent the calling thread runs now (inside its host calls), or NULL
    off a runner. */

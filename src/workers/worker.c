@@ -509,16 +509,22 @@ void weft_worker_close(weft_worker *w) {
 void weft_worker_terminate(weft_worker *w) {
     WK_CHECK(w, "weft_worker_terminate");
     if (!w) return;
+    bool ended_here = false;
     pthread_mutex_lock(&w->lock);
     if (!w->finishing && !w->terminating) {
         w->terminating = true;
         w->stop_at = wk_now();
-        /* Pokes the agent if it is parked; a running one stops at its next
-           safe point, a ready one at its first weft:worker call or safe
-           point. */
-        weft_exec_request(w->exec, WEFT_ATTN_STOP);
+        /* One that waits in the run queue is ended here, in this thread
+           (sched.h): while w->lock is held the agent cannot end on a
+           runner (wk_ended takes it first), so it is still there to look
+           at. Otherwise the request pokes the agent if it is parked (it
+           is then queued first, and a runner asked to make room); a
+           running one stops at its next safe point. */
+        ended_here = sched_agent_end_queued(sched_agent_of(w->exec));
+        if (!ended_here) weft_exec_request(w->exec, WEFT_ATTN_STOP);
     }
     pthread_mutex_unlock(&w->lock);
+    if (ended_here) sched_agent_end_stopped(sched_agent_of(w->exec));
     weft_worker_close(w);
 }
 

@@ -849,6 +849,33 @@ static void busy_senders_keep_runners(void) {
     weft_sched_free(s);
 }
 
+/* A worker that waits in the run queue is stopped by terminate itself,
+   in the calling thread: when terminate returns it has ended, though the
+   only runner is busy with another (issue 26: under load a runner may be
+   off its core for milliseconds). */
+static void terminate_queued(void) {
+    weft_sched *s;
+    weft_error err;
+    weft_sched_config sc = {.runners = 1, .max_runners = 1, .slice_ns = 60000000000ull};
+    CHECK(weft_sched_new(engine, &sc, &s, &err) == WEFT_OK, "sched: %s", err.message);
+    weft_worker_config c;
+    weft_worker_config_init(&c);
+    c.entry = "spin";
+    weft_worker *busy = spawn_cfg(s, guest, &c);
+    wait_dump(s, busy, "running");
+    weft_worker *queued = spawn_cfg(s, guest, &c);
+    wait_dump(s, queued, "ready to run");
+    weft_worker_terminate(queued);
+    weft_worker_end end;
+    CHECK(weft_worker_join(queued, 0, &end) == WEFT_OK, "the queued worker had not ended when terminate returned");
+    CHECK(end.state == WEFT_WORKER_STOPPED && end.error.trap == WEFT_TRAP_STOPPED, "queued end %d", end.state);
+    weft_worker_free(queued);
+    weft_worker_terminate(busy);
+    CHECK(join(busy).state == WEFT_WORKER_STOPPED, "the running one");
+    weft_worker_free(busy);
+    weft_sched_free(s);
+}
+
 static void shared_memory(void) {
     weft_shared_memory *sm;
     weft_error err;
@@ -903,6 +930,7 @@ int main(void) {
     end_kept_until_taken();
     wake_hook();
     busy_senders_keep_runners();
+    terminate_queued();
     shared_memory();
     char dump[256];
     weft_sched_dump(sched, dump, sizeof dump);
