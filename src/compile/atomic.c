@@ -57,11 +57,6 @@ weft_status cmp_compile_atomic(compiler *c) {
     }
     cmp_memarg ma;
     TRY(cmp_read_memarg(c, bytes, true, &ma));
-    /* A wait can stop and resume on itself (interp.c, after_wait), and a
-       resumed run starts on memory 0, not the MEM_SELECT before it. */
-    if (ma.mem != 0 && (op == CMP_ATOMIC_WAIT32 || op == CMP_ATOMIC_WAIT64))
-        return cmp_fail(c, WEFT_ERR_INVALID,
-                        "not supported yet: memory.atomic.wait on memory %u (multi-memory)", ma.mem);
     const mod_valtype one[1] = {type}, wait[2] = {type, WEFT_I64}, two[2] = {type, type};
     const mod_valtype count[1] = {WEFT_I32};
     if (op == CMP_ATOMIC_NOTIFY) return emit_atomic(c, op, WEFT_I32, 1, count, &ma);

@@ -248,6 +248,7 @@ weft_status weft_exec_start(weft_exec *e, weft_func *func, const weft_val *args,
     e->entry = func;
     e->depth = 0;
     e->host_pending = NULL;
+    e->mem_sel = NULL;
     /* A metered call keeps EXEC_ATTN_FUEL set to its end (interp.c). */
     e->fuel_left = 0;
     atomic_store_explicit(&e->attention, e->store->fuel_metered ? EXEC_ATTN_FUEL : 0,

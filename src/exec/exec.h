@@ -117,6 +117,10 @@ struct weft_exec {
     uint64_t *fp;
     const cmp_func *fn;
     weft_instance *inst;
+    /* The memory a MEM_SELECT chose when the run stopped between it and
+       its one operation (a memory.atomic.wait on memory n that parked or
+       was interrupted: the wait is made again on resume); NULL: memory 0. */
+    weft_memory *mem_sel;
 
     /* Parking (futex.c). A waiting execution sleeps on park_cond (a
        CLOCK_MONOTONIC condition) under park_lock; a notify or

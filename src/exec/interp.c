@@ -205,7 +205,7 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
        MEM_SELECT 0 the compiler puts after the one operation on memory n
        (no call, branch or safe point comes between), so the memory-0
        handlers serve every memory and memory 0's fast path is unchanged. */
-    weft_memory *cur_mem = inst->mem0;
+    weft_memory *cur_mem = e->mem_sel ? e->mem_sel : inst->mem0; /* (SAVE_REGS) */
     uint8_t *mem = cur_mem ? cur_mem->data : NULL;
     uint64_t mem_size = cur_mem ? atomic_load_explicit(&cur_mem->size, memory_order_relaxed) : 0;
     _Atomic uint32_t *attn = &e->attention;
@@ -239,6 +239,7 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
         e->fp = fp;                                                                  \
         e->fn = fn;                                                                  \
         e->inst = inst;                                                              \
+        e->mem_sel = cur_mem != inst->mem0 ? cur_mem : NULL;                         \
     } while (0)
 #define LOAD_INST()                                                                  \
     do {                                                                             \
