@@ -435,7 +435,7 @@ weft_status exec_call_host(weft_exec *e, weft_func *f, weft_instance *caller_ins
     } else if (st == WEFT_ERR_EXCEPTION && e->host_thrown) {
         /* Thrown (weft_caller_throw): the interpreter unwinds its caller;
            a host function called directly reports it as uncaught. */
-        exec_uncaught(e, e->host_thrown, caller_inst, err);
+        exec_uncaught(e, e->host_thrown, caller_inst, err, NULL, NULL, 0);
     } else if (st == WEFT_ERR_TRAP) {
         base_fail(err, WEFT_ERR_TRAP, "%s", caller.message[0] ? caller.message : "host function trapped");
         if (err) err->trap = WEFT_TRAP_HOST; /* also when the host function is the entry */
@@ -474,6 +474,34 @@ uint64_t *weft_caller_restart_word(weft_caller *caller) {
  * Traps
  * ------------------------------------------------------------------------ */
 
+void exec_backtrace(const weft_exec *e, uint32_t depth, const cmp_func *fn, const weft_instance *inst,
+                    const uint32_t *ip, weft_error *err) {
+    /* Innermost frame first: the function stopped at ip, then each caller
+       at its call instruction. e->frames[k] holds frame k's registers as
+       saved when it made a call. */
+    uint32_t n = 0;
+    const cmp_func *f = fn;
+    const uint32_t *at = ip;
+    for (uint32_t k = depth;; k--) {
+        if (n < WEFT_BACKTRACE_MAX) {
+            err->frames[n].func_index = f->func_index;
+            err->frames[n].offset = cmp_offset_of(f, (uint32_t)(at - f->code));
+            err->frames[n].module = inst ? inst->module : NULL;
+            n++;
+        } else {
+            err->frames_dropped++;
+        }
+        if (k == 0) break;
+        const exec_frame *fr = &e->frames[k - 1];
+        f = fr->fn;
+        inst = fr->inst;
+        at = fr->ret_ip - 1;
+    }
+    err->frame_count = n;
+    err->func_index = err->frames[0].func_index;
+    err->offset = err->frames[0].offset;
+}
+
 weft_status exec_trap(weft_exec *e, weft_trap trap, const char *message, const cmp_func *fn,
                       weft_instance *inst, const uint32_t *ip, weft_error *err) {
     if (trap == WEFT_TRAP_STACK_EXHAUSTED && e->stack_denied) message = EXEC_BUDGET_STACK_MSG;
@@ -482,30 +510,7 @@ weft_status exec_trap(weft_exec *e, weft_trap trap, const char *message, const c
         snprintf(msg, sizeof msg, "%s", message ? message : weft_trap_message(trap));
         base_fail(err, WEFT_ERR_TRAP, "%s", msg);
         err->trap = trap;
-        /* Innermost frame first: the trapping function, then each caller
-           at its call instruction. e->frames[k] holds frame k's registers
-           as saved when it made a call. */
-        uint32_t n = 0;
-        const cmp_func *f = fn;
-        const uint32_t *at = ip;
-        for (uint32_t k = e->depth;; k--) {
-            if (n < WEFT_BACKTRACE_MAX) {
-                err->frames[n].func_index = f->func_index;
-                err->frames[n].offset = cmp_offset_of(f, (uint32_t)(at - f->code));
-                err->frames[n].module = inst ? inst->module : NULL;
-                n++;
-            } else {
-                err->frames_dropped++;
-            }
-            if (k == 0) break;
-            const exec_frame *fr = &e->frames[k - 1];
-            f = fr->fn;
-            inst = fr->inst;
-            at = fr->ret_ip - 1;
-        }
-        err->frame_count = n;
-        err->func_index = err->frames[0].func_index;
-        err->offset = err->frames[0].offset;
+        exec_backtrace(e, e->depth, fn, inst, ip, err);
     }
     e->depth = 0;
     return WEFT_ERR_TRAP;

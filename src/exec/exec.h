@@ -258,7 +258,15 @@ const cmp_handler *exec_handler_find(const cmp_func *fn, const weft_instance *in
 /* `x` left the outermost frame (last in `inst`): fills err
    (WEFT_ERR_EXCEPTION, err->exception, "uncaught exception: tag ...")
    and returns its status. */
-weft_status exec_uncaught(weft_exec *e, weft_exn *x, const weft_instance *inst, weft_error *err);
+/* An exception no frame caught, thrown at `ip` of `at_fn` with `depth`
+   frame records below it (their records are intact: unwinding only
+   reads them), whose backtrace err gets as a trap's (at_fn NULL: none). */
+weft_status exec_uncaught(weft_exec *e, weft_exn *x, const weft_instance *inst, weft_error *err,
+                          const cmp_func *at_fn, const uint32_t *ip, uint32_t depth);
+/* err->frames: the backtrace of a run stopped at `ip` of `fn` (of
+   `inst`) with `depth` frame records below, innermost first. */
+void exec_backtrace(const weft_exec *e, uint32_t depth, const cmp_func *fn, const weft_instance *inst,
+                    const uint32_t *ip, weft_error *err);
 
 /* Fills err with a trap and the backtrace of e's frames; `ip` is where the
    innermost frame stopped. */

@@ -1315,6 +1315,11 @@ do_throw: {
        writes the payload and the exnref where its code expects them and
        continues there; an exception no frame catches ends the call. */
     uint32_t pc = (uint32_t)(ip - fn->code);
+    /* Where it was thrown, for the backtrace if no frame catches it. */
+    const cmp_func *throw_fn = fn;
+    const uint32_t *throw_ip = ip;
+    weft_instance *throw_inst = inst;
+    uint32_t throw_depth = (uint32_t)(frame - frames_base);
     for (;;) {
         const cmp_handler *h = fn->nhandlers ? exec_handler_find(fn, inst, pc, thrown) : NULL;
         if (h) {
@@ -1338,7 +1343,7 @@ do_throw: {
     exec_fuel_return(e);
     SYNC_DEPTH();
     e->state = EXEC_IDLE;
-    return exec_uncaught(e, thrown, inst, err);
+    return exec_uncaught(e, thrown, throw_inst, err, throw_fn, throw_ip, throw_depth);
 }
 
 do_trap:

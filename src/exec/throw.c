@@ -58,14 +58,16 @@ static void tag_name(char *buf, size_t cap, const weft_instance *inst, const wef
     snprintf(buf, cap, "(defined by the host)");
 }
 
-weft_status exec_uncaught(weft_exec *e, weft_exn *x, const weft_instance *inst, weft_error *err) {
-    e->depth = 0;
+weft_status exec_uncaught(weft_exec *e, weft_exn *x, const weft_instance *inst, weft_error *err,
+                          const cmp_func *at_fn, const uint32_t *ip, uint32_t depth) {
     if (err) {
         char name[96];
         tag_name(name, sizeof name, inst, x->tag);
         base_fail(err, WEFT_ERR_EXCEPTION, "uncaught exception: tag %s", name);
         err->exception = x;
+        if (at_fn) exec_backtrace(e, depth, at_fn, inst, ip, err);
     }
+    e->depth = 0;
     return WEFT_ERR_EXCEPTION;
 }
 

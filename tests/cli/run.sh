@@ -222,11 +222,18 @@ c invoke-i32-out-of-range 2 "" "1:not a valid i32" -- run --invoke add "$M/calc.
 c invoke-trap 134 "" "^error: trap: integer divide by zero$" -- run --invoke crash "$M/calc.wasm" 0
 # Exceptions (Wasm 3.0, the legacy form C++ toolchains emit): caught by
 # tag through three frames, a cleanup that rethrows, then an uncaught one
-# ends the run like a trap, naming its tag.
+# ends the run like a trap, naming its tag, with the throw's backtrace
+# (_start, function 5, threw it).
 c exceptions-uncaught 134 "caught int_error 42 through three frames
 cleanup, rethrow
 caught the rethrown int_error
-throwing str_error, nobody catches it" '1:^error: uncaught exception: tag \$str_error$' -- run "$M/exceptions.wasm"
+throwing str_error, nobody catches it" '^error: uncaught exception: tag \$str_error$' -- run "$M/exceptions.wasm"
+if [ "$(sed -n 2p "$TMP/err")" = "  0: func 5 at 0x111" ] && [ "$(wc -l <"$TMP/err")" -eq 2 ]; then
+    pass=$((pass + 1))
+else
+    echo "FAIL exceptions-uncaught-backtrace: stderr [$(cat "$TMP/err")]"
+    fail=$((fail + 1))
+fi
 c exceptions-off 2 "" "malformed module: malformed section id 13" -- run -W exceptions=n "$M/exceptions.wasm"
 c invoke-stack-exhausted 134 "" "^error: trap: call stack exhausted$" -- run --invoke recurse "$M/calc.wasm" 0
 c invoke-small-stack 134 "" "^error: trap: call stack exhausted$" -- run --max-stack 64K --invoke recurse "$M/calc.wasm" 0

@@ -95,6 +95,16 @@ static void host_boundary(weft_engine *engine) {
            got[1].of.f64_bits == 0x4004000000000000ull);
     EXPECTF(strcmp(err.message, "uncaught exception: tag $local") == 0, "message: %s", err.message);
 
+    /* Uncaught three frames deep: the backtrace is the throw's. */
+    CHECK(weft_func_call(weft_instance_func(inst, "throw_deep"), &a, 1, NULL, 0, &err) == WEFT_ERR_EXCEPTION,
+          "throw_deep");
+    const char *want[] = {"throw_out", "mid", NULL};
+    EXPECTF(err.frame_count == 3, "uncaught exception's backtrace: %u frames, want 3", err.frame_count);
+    for (uint32_t i = 0; i < 2 && i < err.frame_count; i++) {
+        const char *name = weft_module_func_name(mod, err.frames[i].func_index);
+        EXPECTF(name && strcmp(name, want[i]) == 0, "frame %u: %s, want %s", i, name ? name : "?", want[i]);
+    }
+
     /* Passed on through a host frame, caught by the wasm caller. */
     EXPECT(call_i32(inst, "through_host", 21, WEFT_OK) == 42);
 

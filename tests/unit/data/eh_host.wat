@@ -29,4 +29,14 @@
   (func (export "trap_not_caught") (result i32)
     (try (result i32)
       (do (unreachable))
-      (catch_all (i32.const 5)))))
+      (catch_all (i32.const 5))))
+
+  ;; Uncaught three frames deep, through a try whose handler does not
+  ;; match: the error's backtrace is the throw's (throw_out, mid,
+  ;; throw_deep), as a trap's would be.
+  (func $mid (param i32)
+    (try
+      (do (call $throw_out (local.get 0)))
+      (catch $local (drop) (drop))))
+  (func (export "throw_deep") (param i32)
+    (call $mid (local.get 0))))
