@@ -446,8 +446,9 @@ static void wk_closed_why(weft_worker *w, weft_error *err) {
     if (how[0])
         base_fail(err, WEFT_ERR_CLOSED, "worker %u ended: %s", w->id, how);
     else if (w->terminating || w->finishing)
-        base_fail(err, WEFT_ERR_CLOSED, "worker %u is ending%s: its inbox is closed", w->id,
-                  w->terminating ? " (weft_worker_terminate)" : "");
+        base_fail(err, WEFT_ERR_CLOSED, "worker %u is ending%s: its inbox is closed%s", w->id,
+                  w->terminating ? " (weft_worker_terminate)" : "",
+                  atomic_load_explicit(&w->host_closed, memory_order_relaxed) ? " (weft_worker_close)" : "");
     else
         base_fail(err, WEFT_ERR_CLOSED, "worker %u's inbox is closed (weft_worker_close)", w->id);
     pthread_mutex_unlock(&w->lock);
@@ -498,12 +499,17 @@ weft_status weft_worker_recv(weft_worker *w, int64_t timeout_ns, uint8_t **data,
     return WEFT_OK;
 }
 
-void weft_worker_close(weft_worker *w) {
-    WK_CHECK(w, "weft_worker_close");
-    if (!w) return;
+static void wk_close_inbox(weft_worker *w) {
     pthread_mutex_lock(&w->inbox.lock);
     wk_close_locked(&w->inbox);
     wk_unlock(&w->inbox);
+}
+
+void weft_worker_close(weft_worker *w) {
+    WK_CHECK(w, "weft_worker_close");
+    if (!w) return;
+    atomic_store_explicit(&w->host_closed, true, memory_order_relaxed); /* (what a refused post says) */
+    wk_close_inbox(w);
 }
 
 void weft_worker_terminate(weft_worker *w) {
@@ -525,7 +531,7 @@ void weft_worker_terminate(weft_worker *w) {
     }
     pthread_mutex_unlock(&w->lock);
     if (ended_here) sched_agent_end_stopped(sched_agent_of(w->exec));
-    weft_worker_close(w);
+    wk_close_inbox(w);
 }
 
 static void wk_fill_end_locked(weft_worker *w, weft_worker_end *out) {

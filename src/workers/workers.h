@@ -156,6 +156,7 @@ struct weft_worker {
     uint32_t tag;             /* WK_TAG_LIVE until weft_worker_free */
     uint32_t id;
     _Atomic uint32_t refs;    /* the host's, and the agent's while it runs */
+    _Atomic bool host_closed; /* weft_worker_close was called (a refused post says so) */
     weft_sched *sched;
     weft_module *module;
     weft_store *store;
