@@ -309,21 +309,36 @@ static void sched_enqueue_urgent_locked(weft_sched *s, sched_agent *a) {
     if (!s->coop) sched_runner_yield_for_stop_locked(s);
 }
 
-/* Takes a READY agent out of its group's FIFO (and the group out of its
-   ring when that empties it). */
-static void sched_unqueue_locked(weft_sched *s, sched_agent *a) {
-    sched_group *g = a->group;
-    sched_agent *before = NULL, *x = g->head;
+/* Takes `a` out of the FIFO [*head, *tail] (linked by next): false if it
+   is not in it. */
+static bool sched_unlink(sched_agent **head, sched_agent **tail, sched_agent *a) {
+    sched_agent *before = NULL, *x = *head;
     while (x && x != a) {
         before = x;
         x = x->next;
     }
-    if (!x) return;
+    if (!x) return false;
     if (before) before->next = a->next;
-    else g->head = a->next;
-    if (g->tail == a) g->tail = before;
+    else *head = a->next;
+    if (*tail == a) *tail = before;
     a->next = NULL;
-    if (g->head) return;
+    return true;
+}
+
+/* Takes an agent that ended off the list of live ones. */
+static void sched_unlive_locked(weft_sched *s, sched_agent *a) {
+    if (a->live_prev) a->live_prev->live_next = a->live_next;
+    else s->live = a->live_next;
+    if (a->live_next) a->live_next->live_prev = a->live_prev;
+    else s->live_tail = a->live_prev;
+    s->nlive--;
+}
+
+/* Takes a READY agent out of its group's FIFO (and the group out of its
+   ring when that empties it). */
+static void sched_unqueue_locked(weft_sched *s, sched_agent *a) {
+    sched_group *g = a->group;
+    if (!sched_unlink(&g->head, &g->tail, a) || g->head) return;
     g->queued = false;
     int l = sched_level(g->priority);
     sched_group *tail = s->ring[l], *prev = tail;
@@ -600,21 +615,6 @@ static void sched_poke(exec_parker *pk, weft_exec *e) {
 
 void sched_agent_wake(sched_agent *a) { sched_poke(&a->parker, a->exec); }
 
-/* Takes `a` out of the stop queue (it is in it: a->urgent). */
-static void sched_unqueue_urgent_locked(weft_sched *s, sched_agent *a) {
-    sched_agent *before = NULL, *x = s->stop_head;
-    while (x && x != a) {
-        before = x;
-        x = x->next;
-    }
-    if (!x) return;
-    if (before) before->next = a->next;
-    else s->stop_head = a->next;
-    if (s->stop_tail == a) s->stop_tail = before;
-    a->next = NULL;
-    a->urgent = false;
-}
-
 sched_agent *sched_agent_of(weft_exec *e) { return (sched_agent *)e->parker; /* parker is its first member */ }
 
 bool sched_agent_end_queued(sched_agent *a) {
@@ -623,15 +623,12 @@ bool sched_agent_end_queued(sched_agent *a) {
     bool take = !s->det && !s->coop && a->state == SCHED_READY;
     if (take) {
         atomic_fetch_or_explicit(&a->exec->attention, WEFT_ATTN_STOP, memory_order_release);
-        if (a->urgent) sched_unqueue_urgent_locked(s, a);
+        if (a->urgent) sched_unlink(&s->stop_head, &s->stop_tail, a);
         else sched_unqueue_locked(s, a);
+        a->urgent = false;
         /* As a step that ended would (sched_step_done_locked). */
         a->state = SCHED_ENDED;
-        if (a->live_prev) a->live_prev->live_next = a->live_next;
-        else s->live = a->live_next;
-        if (a->live_next) a->live_next->live_prev = a->live_prev;
-        else s->live_tail = a->live_prev;
-        s->nlive--;
+        sched_unlive_locked(s, a);
     }
     pthread_mutex_unlock(&s->lock);
     return take;
@@ -788,11 +785,7 @@ static void sched_step_done_locked(weft_sched *s, sched_agent *a, weft_status st
     if (st != WEFT_SUSPENDED) {
         if (a->io_wait) sched_io_disarm_locked(s, a);
         a->state = SCHED_ENDED;
-        if (a->live_prev) a->live_prev->live_next = a->live_next;
-        else s->live = a->live_next;
-        if (a->live_next) a->live_next->live_prev = a->live_prev;
-        else s->live_tail = a->live_prev;
-        s->nlive--;
+        sched_unlive_locked(s, a);
         return;
     }
     if (e->state != EXEC_PARKED) {
