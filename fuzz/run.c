@@ -155,7 +155,18 @@ static void call_bounded(weft_exec *e, weft_func *f, uint64_t fill, outcome *out
         args[i] = zero_of(ft.params[i]);
         if (ft.params[i] != WEFT_FUNCREF && ft.params[i] != WEFT_EXTERNREF) args[i].of.bits = fill;
     }
-    if (weft_exec_start(e, f, args, ft.nparams) != WEFT_OK) abort();
+    weft_status started = weft_exec_start(e, f, args, ft.nparams);
+    if (started == WEFT_ERR_MISUSE && ft.nparams) {
+        /* A parameter of a non-nullable reference type (Wasm 3.0 typed
+           references) cannot take the null these arguments have. */
+        out->st = started;
+        return;
+    }
+    if (started == WEFT_ERR_LIMIT) { /* its frame does not fit the 1 MiB stack */
+        out->timed = true;
+        return;
+    }
+    if (started != WEFT_OK) abort();
     pthread_mutex_lock(&lock);
     after_ms(&deadline, CALL_MS);
     running = e;
@@ -183,6 +194,10 @@ static void call_bounded(weft_exec *e, weft_func *f, uint64_t fill, outcome *out
         out->trap = err.trap;
         memcpy(out->message, err.message, sizeof out->message);
         out->timed = err.trap == WEFT_TRAP_STOPPED;
+    } else if (st == WEFT_ERR_EXCEPTION) {
+        /* An exception no frame caught: the message names its tag. */
+        if (!err.exception || err.message[0] == '\0') abort();
+        memcpy(out->message, err.message, sizeof out->message);
     } else if (st == WEFT_ERR_NOMEM || st == WEFT_ERR_LIMIT) {
         out->timed = true;
     } else {
