@@ -73,6 +73,25 @@ static inline uint64_t bits_f64(double d) {
     return u;
 }
 
+/* Addition and multiplication with the first operand first. With two NaN
+   operands SSE returns the first's (quieted), and for a commutative
+   operation the C compiler picks either order, site by site (GCC 12 put
+   b first in the handlers of f32.mul, f64.add and f64.mul, a in f32.add's):
+   written this way every site and build gives a's NaN, and so does the
+   compiler tier's `adds[sd] a, b` (jit.c fbin). Both are what §4.3.3
+   allows; this makes the choice one. */
+#if defined(__x86_64__) && defined(__SSE2__)
+static inline float f32_add(float a, float b) { __asm__("addss %1, %0" : "+x"(a) : "xm"(b)); return a; }
+static inline float f32_mul(float a, float b) { __asm__("mulss %1, %0" : "+x"(a) : "xm"(b)); return a; }
+static inline double f64_add(double a, double b) { __asm__("addsd %1, %0" : "+x"(a) : "xm"(b)); return a; }
+static inline double f64_mul(double a, double b) { __asm__("mulsd %1, %0" : "+x"(a) : "xm"(b)); return a; }
+#else
+static inline float f32_add(float a, float b) { return a + b; }
+static inline float f32_mul(float a, float b) { return a * b; }
+static inline double f64_add(double a, double b) { return a + b; }
+static inline double f64_mul(double a, double b) { return a * b; }
+#endif
+
 /* fmin/fmax per §4.3.3: NaN in, NaN out; -0 < +0. */
 static inline float f32_min(float a, float b) {
     if (isnan(a) || isnan(b)) return a + b;
@@ -446,9 +465,9 @@ dispatch:
 #define BODY_F32_TRUNC(a_, b_) BODY_BIN(bits_f32(f32_round(truncf, F32V(a_))))
 #define BODY_F32_NEAREST(a_, b_) BODY_BIN(bits_f32(f32_round(nearbyintf, F32V(a_))))
 #define BODY_F32_SQRT(a_, b_) BODY_BIN(bits_f32(sqrtf(F32V(a_))))
-#define BODY_F32_ADD(a_, b_) BODY_BIN(bits_f32(F32V(a_) + F32V(b_)))
+#define BODY_F32_ADD(a_, b_) BODY_BIN(bits_f32(f32_add(F32V(a_), F32V(b_))))
 #define BODY_F32_SUB(a_, b_) BODY_BIN(bits_f32(F32V(a_) - F32V(b_)))
-#define BODY_F32_MUL(a_, b_) BODY_BIN(bits_f32(F32V(a_) * F32V(b_)))
+#define BODY_F32_MUL(a_, b_) BODY_BIN(bits_f32(f32_mul(F32V(a_), F32V(b_))))
 #define BODY_F32_DIV(a_, b_) BODY_BIN(bits_f32(F32V(a_) / F32V(b_)))
 #define BODY_F32_MIN(a_, b_) BODY_BIN(bits_f32(f32_min(F32V(a_), F32V(b_))))
 #define BODY_F32_MAX(a_, b_) BODY_BIN(bits_f32(f32_max(F32V(a_), F32V(b_))))
@@ -460,9 +479,9 @@ dispatch:
 #define BODY_F64_TRUNC(a_, b_) BODY_BIN(bits_f64(f64_round(trunc, F64V(a_))))
 #define BODY_F64_NEAREST(a_, b_) BODY_BIN(bits_f64(f64_round(nearbyint, F64V(a_))))
 #define BODY_F64_SQRT(a_, b_) BODY_BIN(bits_f64(sqrt(f64_of(a_))))
-#define BODY_F64_ADD(a_, b_) BODY_BIN(bits_f64(f64_of(a_) + f64_of(b_)))
+#define BODY_F64_ADD(a_, b_) BODY_BIN(bits_f64(f64_add(f64_of(a_), f64_of(b_))))
 #define BODY_F64_SUB(a_, b_) BODY_BIN(bits_f64(f64_of(a_) - f64_of(b_)))
-#define BODY_F64_MUL(a_, b_) BODY_BIN(bits_f64(f64_of(a_) * f64_of(b_)))
+#define BODY_F64_MUL(a_, b_) BODY_BIN(bits_f64(f64_mul(f64_of(a_), f64_of(b_))))
 #define BODY_F64_DIV(a_, b_) BODY_BIN(bits_f64(f64_of(a_) / f64_of(b_)))
 #define BODY_F64_MIN(a_, b_) BODY_BIN(bits_f64(f64_min(F64V(a_), F64V(b_))))
 #define BODY_F64_MAX(a_, b_) BODY_BIN(bits_f64(f64_max(F64V(a_), F64V(b_))))
@@ -778,12 +797,12 @@ dispatch:
         const uint8_t *p = mem + ea;                                                 \
         fp[ip[1]] = (expr);                                                          \
     }
-#define BODY_F64_ADD_LD(a_, b_) BODY_ARITH_LD(b_, 8, bits_f64(f64_of(a_) + f64_of(load64(p))))
+#define BODY_F64_ADD_LD(a_, b_) BODY_ARITH_LD(b_, 8, bits_f64(f64_add(f64_of(a_), f64_of(load64(p)))))
 #define BODY_F64_SUB_LD(a_, b_) BODY_ARITH_LD(b_, 8, bits_f64(F64V(a_) - f64_of(load64(p))))
-#define BODY_F64_MUL_LD(a_, b_) BODY_ARITH_LD(b_, 8, bits_f64(f64_of(a_) * f64_of(load64(p))))
-#define BODY_F32_ADD_LD(a_, b_) BODY_ARITH_LD(b_, 4, bits_f32(F32V(a_) + f32_of(load32(p))))
+#define BODY_F64_MUL_LD(a_, b_) BODY_ARITH_LD(b_, 8, bits_f64(f64_mul(f64_of(a_), f64_of(load64(p)))))
+#define BODY_F32_ADD_LD(a_, b_) BODY_ARITH_LD(b_, 4, bits_f32(f32_add(F32V(a_), f32_of(load32(p)))))
 #define BODY_F32_SUB_LD(a_, b_) BODY_ARITH_LD(b_, 4, bits_f32(F32V(a_) - f32_of(load32(p))))
-#define BODY_F32_MUL_LD(a_, b_) BODY_ARITH_LD(b_, 4, bits_f32(F32V(a_) * f32_of(load32(p))))
+#define BODY_F32_MUL_LD(a_, b_) BODY_ARITH_LD(b_, 4, bits_f32(f32_mul(F32V(a_), f32_of(load32(p)))))
 #define BODY_I32_ADD_LD(a_, b_) BODY_ARITH_LD(b_, 4, (uint32_t)(((uint32_t)(a_)) + load32(p)))
 #define BODY_STORE(a_, b_, n)                                                        \
     {                                                                                \

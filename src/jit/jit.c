@@ -293,7 +293,9 @@ static void store(jit_cc *c, uint32_t pc, uint32_t n, uint32_t value, uint32_t o
 
 /* ------------------------------------------------------------------------
  * Floating point with SSE2, the instructions the C compiler uses for the
- * interpreter's bodies, so results (NaN bits included) are the same.
+ * interpreter's bodies, so results (NaN bits included) are the same. Two
+ * NaN operands give the first operand's NaN: the interpreter's add and
+ * mul keep a first (interp.c f32_add..f64_mul), as fbin does.
  * ------------------------------------------------------------------------ */
 /* xmm0 = slot; xmm0 op= slot; slot = xmm0 (f32: zero-extended, as slots hold it). */
 static void fbin(jit_cc *c, int dbl, uint8_t op, uint32_t d, uint32_t a, uint32_t b) {
