@@ -315,11 +315,19 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
    its result through fp[ip[1]]; a body that leaves the straight line
    (a branch, call, return or trap) does so itself. */
 #define IN(k) ((k) ? S(k) : 0)
+/* A step exit of compiled code (JIT_STEP_OP, jit.h) comes back into the
+   machine code after the operation (a constant test: no code in the
+   other handlers). */
+#if WEFT_JIT
+#define STEP_NEXT(name) do { if (JIT_STEP_OP(CMP_##name)) JIT_NEXT(); NEXT(); } while (0)
+#else
+#define STEP_NEXT(name) NEXT()
+#endif
 #define HANDLER(name)                                                                \
     OP(name) {                                                                       \
         BODY_##name(IN(CMP_IN1_##name), IN(CMP_IN2_##name))                          \
         ip += CMP_LEN_##name;                                                        \
-        NEXT();                                                                      \
+        STEP_NEXT(name);                                                             \
     }
 #define BODY_BIN(expr) fp[ip[1]] = (expr);
 
@@ -856,6 +864,12 @@ dispatch:
     {                                                                                \
         cur_mem = inst->mems[ip[1]];                                                 \
         LOAD_MEM();                                                                  \
+        if (WEFT_JIT && ip[1] == 0) {                                                \
+            /* back on memory 0: compiled code, which left at the                    \
+               MEM_SELECT n, goes on (docs/jit.md) */                                \
+            ip += CMP_LEN_MEM_SELECT;                                                \
+            JIT_NEXT();                                                              \
+        }                                                                            \
     }
     /* memory.copy between two memories (§4.4.7): bounds of both first. */
 #define BODY_MEMORY_COPY_X(a_, b_)                                                   \
@@ -1094,7 +1108,7 @@ dispatch:
         }
         fp[ip[1]] = (uint32_t)r;
         ip += 6;
-        NEXT();
+        JIT_NEXT(); /* a step exit of compiled code (jit.h) */
     }
     /* ---- every operation's own handler, from the table (ops.h) ---- */
 #define CMP_X_HANDLER(name, ...) HANDLER(name)
@@ -1215,7 +1229,7 @@ tail_call: {
     ip = cf->code;
     /* Function entry is a safe point, a tail call's too. */
     if (BASE_UNLIKELY(ATTENTION())) goto attention;
-    NEXT();
+    JIT_NEXT();
 }
 
 enter: {
@@ -1340,7 +1354,7 @@ do_throw: {
                 memcpy(fp + h->dst, thrown->slots, thrown->nslots * sizeof(uint64_t));
             if (h->exn_slot != CMP_NO_SLOT) fp[h->exn_slot] = (uint64_t)(uintptr_t)thrown;
             ip = fn->code + h->target;
-            NEXT();
+            JIT_NEXT();
         }
         if (frame == frames_base) break;
         frame--;

@@ -1038,7 +1038,22 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
         leave_here(c, pc);
         return true;
     default:
-        return false;
+        if (JIT_STEP_OP(op)) { /* jit.h: its handler comes back at the next operation */
+            leave_here(c, pc);
+            return true;
+        }
+        /* Everything else (SIMD, the multi-memory selector, tail calls,
+           call_ref, throws): the interpreter runs it, at its start as for
+           any exit, and goes on interpreting this function until it next
+           enters machine code (JIT_NEXT: a call's entry, a return into
+           it, the end of the attention handler). A function keeps its
+           compiled code up to such an operation instead of falling back
+           whole. */
+#ifdef WEFT_JIT_DEBUG
+        fprintf(stderr, "jit: function %u leaves at %s\n", c->cf->func_index, cmp_op_name(c->code[pc]));
+#endif
+        leave_here(c, pc);
+        return true;
     }
 }
 

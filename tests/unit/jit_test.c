@@ -18,7 +18,7 @@
  *    deep; with every fuel budget from 1 to 110 (running out at a branch
  *    or at a compiled call's entry) and unmetered, both tiers give the
  *    same trap, message and backtrace.
- * 6. The scalar operations (tests/unit/data/jit_scalar.wat):
+ * 6. The scalar operations and step exits (tests/unit/data/jit_scalar.wat):
  *    every export called with every pair of special bit patterns (NaN
  *    payloads, -0, the truncations' bounds) gives the same result bits or
  *    the same trap on both tiers, and all of its functions compile.

@@ -1,5 +1,6 @@
 ;; jit_test: the scalar operations the compiler tier translates (min, max,
-;; copysign, rounding, truncations, convert_i64_u, popcnt), each export
+;; copysign, rounding, truncations, convert_i64_u, popcnt) and the step
+;; exits in a loop (memory.grow/size, table operations), each export
 ;; called with every pair of a list of special bit patterns on both tiers:
 ;; the same results, NaN bits included, and the same traps.
 ;; Every export takes (i64 a, i64 b) and returns i64: f32 operands are
@@ -7,6 +8,9 @@
 ;; check two NaN operands: a's NaN on both tiers (interp.c f64_add).
 (module
   (memory 1 8)
+  (table $t 2 16 funcref)
+  (elem declare func $one)
+  (func $one (result i32) (i32.const 1))
   (func (export "f32.add") (param i64 i64) (result i64) (i64.extend_i32_u (i32.reinterpret_f32 (f32.add (f32.reinterpret_i32 (i32.wrap_i64 (local.get 0))) (f32.reinterpret_i32 (i32.wrap_i64 (local.get 1)))))))
   (func (export "f64.add") (param i64 i64) (result i64) (i64.reinterpret_f64 (f64.add (f64.reinterpret_i64 (local.get 0)) (f64.reinterpret_i64 (local.get 1)))))
   (func (export "f32.mul") (param i64 i64) (result i64) (i64.extend_i32_u (i32.reinterpret_f32 (f32.mul (f32.reinterpret_i32 (i32.wrap_i64 (local.get 0))) (f32.reinterpret_i32 (i32.wrap_i64 (local.get 1)))))))
@@ -51,4 +55,21 @@
   (func (export "f64.convert_i64_u") (param i64 i64) (result i64) (i64.reinterpret_f64 (f64.convert_i64_u (local.get 0))))
   (func (export "i32.popcnt") (param i64 i64) (result i64) (i64.extend_i32_u (i32.popcnt (i32.wrap_i64 (local.get 0)))))
   (func (export "i64.popcnt") (param i64 i64) (result i64) (i64.popcnt (local.get 0)))
+  (func (export "grow") (param i64 i64) (result i64) (local i32 i64)
+    (loop $l
+      (local.set 3 (i64.add (local.get 3) (i64.extend_i32_s (memory.grow (i32.const 1)))))
+      (i32.store (i32.const 8) (i32.add (i32.load (i32.const 8)) (memory.size)))
+      (memory.fill (i32.const 100) (local.get 2) (i32.const 7))
+      (local.set 2 (i32.add (local.get 2) (i32.const 1)))
+      (br_if $l (i32.lt_u (local.get 2) (i32.wrap_i64 (i64.and (local.get 0) (i64.const 3))))))
+    (i64.add (i64.mul (local.get 3) (i64.const 1000))
+             (i64.extend_i32_u (i32.add (i32.load (i32.const 8)) (i32.load8_u (i32.const 103))))))
+  (func (export "table") (param i64 i64) (result i64) (local i32 i32)
+    (loop $l
+      (local.set 3 (i32.add (local.get 3) (table.grow $t (ref.func $one) (i32.const 1))))
+      (table.set $t (local.get 2) (ref.null func))
+      (local.set 3 (i32.add (local.get 3) (i32.mul (table.size $t) (ref.is_null (table.get $t (local.get 2))))))
+      (local.set 2 (i32.add (local.get 2) (i32.const 1)))
+      (br_if $l (i32.lt_u (local.get 2) (i32.wrap_i64 (i64.and (local.get 0) (i64.const 7))))))
+    (i64.extend_i32_u (local.get 3)))
 )
