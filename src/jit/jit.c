@@ -18,8 +18,11 @@
  *     word is set (the interpreter takes the branch again and meets the
  *     attention word itself: fuel, slices, suspension and stops are its
  *     own, counted exactly as without the tier).
- *   - A function with an operation not translated here stays interpreted
- *     whole (jit_compile leaves cf->jit NULL).
+ *   - An operation not translated here is an exit at its start (emit_op:
+ *     a step exit comes back at the next operation, any other leaves the
+ *     function to the interpreter until its next entry into machine
+ *     code); only a function the translator cannot finish stays
+ *     interpreted whole (jit_compile leaves cf->jit NULL).
  */
 #include "jit.h"
 

@@ -8,7 +8,7 @@
  *   - a frame slot, [rbx + 8*slot] (rbx holds fp);
  *   - linear memory, [r12 + rax + disp32] (r12 holds the memory base);
  *   - a general [base + disp32].
- * tests/unit/jit_x64_test.c checks the bytes against the manual's.
+ * tests/unit/jit_test.c (encodings) checks the bytes against the manual's.
  */
 #ifndef WEFT_JIT_X64_H
 #define WEFT_JIT_X64_H
