@@ -73,6 +73,25 @@ static inline uint64_t bits_f64(double d) {
     return u;
 }
 
+/* Addition and multiplication with the first operand first. With two NaN
+   operands SSE returns the first's (quieted), and for a commutative
+   operation the C compiler picks either order, site by site (GCC 12 put
+   b first in the handlers of f32.mul, f64.add and f64.mul, a in f32.add's):
+   written this way every site and build gives a's NaN, and so does the
+   compiler tier's `adds[sd] a, b` (jit.c fbin). Both are what §4.3.3
+   allows; this makes the choice one. */
+#if defined(__x86_64__) && defined(__SSE2__)
+static inline float f32_add(float a, float b) { __asm__("addss %1, %0" : "+x"(a) : "xm"(b)); return a; }
+static inline float f32_mul(float a, float b) { __asm__("mulss %1, %0" : "+x"(a) : "xm"(b)); return a; }
+static inline double f64_add(double a, double b) { __asm__("addsd %1, %0" : "+x"(a) : "xm"(b)); return a; }
+static inline double f64_mul(double a, double b) { __asm__("mulsd %1, %0" : "+x"(a) : "xm"(b)); return a; }
+#else
+static inline float f32_add(float a, float b) { return a + b; }
+static inline float f32_mul(float a, float b) { return a * b; }
+static inline double f64_add(double a, double b) { return a + b; }
+static inline double f64_mul(double a, double b) { return a * b; }
+#endif
+
 /* fmin/fmax per §4.3.3: NaN in, NaN out; -0 < +0. */
 static inline float f32_min(float a, float b) {
     if (isnan(a) || isnan(b)) return a + b;
@@ -297,11 +316,19 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
    its result through fp[ip[1]]; a body that leaves the straight line
    (a branch, call, return or trap) does so itself. */
 #define IN(k) ((k) ? S(k) : 0)
+/* A step exit of compiled code (JIT_STEP_OP, jit.h) comes back into the
+   machine code after the operation (a constant test: no code in the
+   other handlers). */
+#if WEFT_JIT
+#define STEP_NEXT(name) do { if (JIT_STEP_OP(CMP_##name)) JIT_NEXT(); NEXT(); } while (0)
+#else
+#define STEP_NEXT(name) NEXT()
+#endif
 #define HANDLER(name)                                                                \
     OP(name) {                                                                       \
         BODY_##name(IN(CMP_IN1_##name), IN(CMP_IN2_##name))                          \
         ip += CMP_LEN_##name;                                                        \
-        NEXT();                                                                      \
+        STEP_NEXT(name);                                                             \
     }
 #define BODY_BIN(expr) fp[ip[1]] = (expr);
 
@@ -447,9 +474,9 @@ dispatch:
 #define BODY_F32_TRUNC(a_, b_) BODY_BIN(bits_f32(f32_round(truncf, F32V(a_))))
 #define BODY_F32_NEAREST(a_, b_) BODY_BIN(bits_f32(f32_round(nearbyintf, F32V(a_))))
 #define BODY_F32_SQRT(a_, b_) BODY_BIN(bits_f32(sqrtf(F32V(a_))))
-#define BODY_F32_ADD(a_, b_) BODY_BIN(bits_f32(F32V(a_) + F32V(b_)))
+#define BODY_F32_ADD(a_, b_) BODY_BIN(bits_f32(f32_add(F32V(a_), F32V(b_))))
 #define BODY_F32_SUB(a_, b_) BODY_BIN(bits_f32(F32V(a_) - F32V(b_)))
-#define BODY_F32_MUL(a_, b_) BODY_BIN(bits_f32(F32V(a_) * F32V(b_)))
+#define BODY_F32_MUL(a_, b_) BODY_BIN(bits_f32(f32_mul(F32V(a_), F32V(b_))))
 #define BODY_F32_DIV(a_, b_) BODY_BIN(bits_f32(F32V(a_) / F32V(b_)))
 #define BODY_F32_MIN(a_, b_) BODY_BIN(bits_f32(f32_min(F32V(a_), F32V(b_))))
 #define BODY_F32_MAX(a_, b_) BODY_BIN(bits_f32(f32_max(F32V(a_), F32V(b_))))
@@ -461,9 +488,9 @@ dispatch:
 #define BODY_F64_TRUNC(a_, b_) BODY_BIN(bits_f64(f64_round(trunc, F64V(a_))))
 #define BODY_F64_NEAREST(a_, b_) BODY_BIN(bits_f64(f64_round(nearbyint, F64V(a_))))
 #define BODY_F64_SQRT(a_, b_) BODY_BIN(bits_f64(sqrt(f64_of(a_))))
-#define BODY_F64_ADD(a_, b_) BODY_BIN(bits_f64(f64_of(a_) + f64_of(b_)))
+#define BODY_F64_ADD(a_, b_) BODY_BIN(bits_f64(f64_add(f64_of(a_), f64_of(b_))))
 #define BODY_F64_SUB(a_, b_) BODY_BIN(bits_f64(f64_of(a_) - f64_of(b_)))
-#define BODY_F64_MUL(a_, b_) BODY_BIN(bits_f64(f64_of(a_) * f64_of(b_)))
+#define BODY_F64_MUL(a_, b_) BODY_BIN(bits_f64(f64_mul(f64_of(a_), f64_of(b_))))
 #define BODY_F64_DIV(a_, b_) BODY_BIN(bits_f64(f64_of(a_) / f64_of(b_)))
 #define BODY_F64_MIN(a_, b_) BODY_BIN(bits_f64(f64_min(F64V(a_), F64V(b_))))
 #define BODY_F64_MAX(a_, b_) BODY_BIN(bits_f64(f64_max(F64V(a_), F64V(b_))))
@@ -779,12 +806,12 @@ dispatch:
         const uint8_t *p = mem + ea;                                                 \
         fp[ip[1]] = (expr);                                                          \
     }
-#define BODY_F64_ADD_LD(a_, b_) BODY_ARITH_LD(b_, 8, bits_f64(f64_of(a_) + f64_of(load64(p))))
+#define BODY_F64_ADD_LD(a_, b_) BODY_ARITH_LD(b_, 8, bits_f64(f64_add(f64_of(a_), f64_of(load64(p)))))
 #define BODY_F64_SUB_LD(a_, b_) BODY_ARITH_LD(b_, 8, bits_f64(F64V(a_) - f64_of(load64(p))))
-#define BODY_F64_MUL_LD(a_, b_) BODY_ARITH_LD(b_, 8, bits_f64(f64_of(a_) * f64_of(load64(p))))
-#define BODY_F32_ADD_LD(a_, b_) BODY_ARITH_LD(b_, 4, bits_f32(F32V(a_) + f32_of(load32(p))))
+#define BODY_F64_MUL_LD(a_, b_) BODY_ARITH_LD(b_, 8, bits_f64(f64_mul(f64_of(a_), f64_of(load64(p)))))
+#define BODY_F32_ADD_LD(a_, b_) BODY_ARITH_LD(b_, 4, bits_f32(f32_add(F32V(a_), f32_of(load32(p)))))
 #define BODY_F32_SUB_LD(a_, b_) BODY_ARITH_LD(b_, 4, bits_f32(F32V(a_) - f32_of(load32(p))))
-#define BODY_F32_MUL_LD(a_, b_) BODY_ARITH_LD(b_, 4, bits_f32(F32V(a_) * f32_of(load32(p))))
+#define BODY_F32_MUL_LD(a_, b_) BODY_ARITH_LD(b_, 4, bits_f32(f32_mul(F32V(a_), f32_of(load32(p)))))
 #define BODY_I32_ADD_LD(a_, b_) BODY_ARITH_LD(b_, 4, (uint32_t)(((uint32_t)(a_)) + load32(p)))
 #define BODY_STORE(a_, b_, n)                                                        \
     {                                                                                \
@@ -838,6 +865,12 @@ dispatch:
     {                                                                                \
         cur_mem = inst->mems[ip[1]];                                                 \
         LOAD_MEM();                                                                  \
+        if (WEFT_JIT && ip[1] == 0) {                                                \
+            /* back on memory 0: compiled code, which left at the                    \
+               MEM_SELECT n, goes on (docs/jit.md) */                                \
+            ip += CMP_LEN_MEM_SELECT;                                                \
+            JIT_NEXT();                                                              \
+        }                                                                            \
     }
     /* memory.copy between two memories (§4.4.7): bounds of both first. */
 #define BODY_MEMORY_COPY_X(a_, b_)                                                   \
@@ -1076,7 +1109,7 @@ dispatch:
         }
         fp[ip[1]] = (uint32_t)r;
         ip += 6;
-        NEXT();
+        JIT_NEXT(); /* a step exit of compiled code (jit.h) */
     }
     /* ---- every operation's own handler, from the table (ops.h) ---- */
 #define CMP_X_HANDLER(name, ...) HANDLER(name)
@@ -1197,7 +1230,7 @@ tail_call: {
     ip = cf->code;
     /* Function entry is a safe point, a tail call's too. */
     if (BASE_UNLIKELY(ATTENTION())) goto attention;
-    NEXT();
+    JIT_NEXT();
 }
 
 enter: {
@@ -1327,7 +1360,7 @@ do_throw: {
                 memcpy(fp + h->dst, thrown->slots, thrown->nslots * sizeof(uint64_t));
             if (h->exn_slot != CMP_NO_SLOT) fp[h->exn_slot] = (uint64_t)(uintptr_t)thrown;
             ip = fn->code + h->target;
-            NEXT();
+            JIT_NEXT();
         }
         if (frame == frames_base) break;
         frame--;

@@ -18,8 +18,11 @@
  *     word is set (the interpreter takes the branch again and meets the
  *     attention word itself: fuel, slices, suspension and stops are its
  *     own, counted exactly as without the tier).
- *   - A function with an operation not translated here stays interpreted
- *     whole (jit_compile leaves cf->jit NULL).
+ *   - An operation not translated here is an exit at its start (emit_op:
+ *     a step exit comes back at the next operation, any other leaves the
+ *     function to the interpreter until its next entry into machine
+ *     code); only a function the translator cannot finish stays
+ *     interpreted whole (jit_compile leaves cf->jit NULL).
  */
 #include "jit.h"
 
@@ -34,6 +37,16 @@
 #include "x64.h"
 
 static _Atomic uint64_t jit_compiled, jit_fell_back;
+
+/* Instructions beyond the x86-64 baseline, used when the CPU has them
+   (else the operation is left to the interpreter): popcnt, and SSE4.1's
+   roundss/roundsd. __builtin_cpu_init is idempotent and cheap. */
+static bool cpu_has(int which) {
+    __builtin_cpu_init();
+    return which ? __builtin_cpu_supports("sse4.1") : __builtin_cpu_supports("popcnt");
+}
+#define cpu_has_popcnt cpu_has(0)
+#define cpu_has_sse41 cpu_has(1)
 
 void weft_jit_stats(uint64_t *compiled, uint64_t *fell_back) {
     if (compiled) *compiled = atomic_load_explicit(&jit_compiled, memory_order_relaxed);
@@ -93,6 +106,8 @@ uint32_t jit_run(const cmp_func *cf, uint32_t pc, jit_regs *r) {
 #define F_FN ((int32_t)offsetof(exec_frame, fn))
 #define F_INST ((int32_t)offsetof(exec_frame, inst))
 #define F_SIZE ((int32_t)sizeof(exec_frame))
+/* Largest slot (or pointer table index) a disp32 of 8 * slot reaches. */
+#define JIT_MAX_SLOT (0x7FFFFFFFu / 8)
 
 typedef struct jit_fixup {
     uint32_t at;  /* offset of a rel32 */
@@ -293,7 +308,9 @@ static void store(jit_cc *c, uint32_t pc, uint32_t n, uint32_t value, uint32_t o
 
 /* ------------------------------------------------------------------------
  * Floating point with SSE2, the instructions the C compiler uses for the
- * interpreter's bodies, so results (NaN bits included) are the same.
+ * interpreter's bodies, so results (NaN bits included) are the same. Two
+ * NaN operands give the first operand's NaN: the interpreter's add and
+ * mul keep a first (interp.c f32_add..f64_mul), as fbin does.
  * ------------------------------------------------------------------------ */
 /* xmm0 = slot; xmm0 op= slot; slot = xmm0 (f32: zero-extended, as slots hold it). */
 static void fbin(jit_cc *c, int dbl, uint8_t op, uint32_t d, uint32_t a, uint32_t b) {
@@ -347,6 +364,175 @@ static void fconvert(jit_cc *c, int dbl, uint32_t d, uint32_t a, int how) {
     else ld64(c, X64_RAX, a);                                    /* i64_s */
     x64_rr(&c->b, dbl ? 0xF2 : 0xF3, 1, 0x0F2A, 0, X64_RAX);
     x64_rr(&c->b, 0x66, dbl, 0x0F7E, 0, X64_RAX);
+    st64(c, X64_RAX, d);
+}
+
+/* f64/f32.convert_i64_u: below 2^63 the signed conversion; above, half
+   the value with the lost bit kept as a sticky bit, converted and doubled
+   (one rounding: the dropped bits lie well below the result's last
+   place). Both the value of the correctly rounded conversion, so the bits
+   the C compiler's (uint64_t -> float/double) gives, whatever sequence it
+   uses. */
+static void fconvert_u64(jit_cc *c, int dbl, uint32_t d, uint32_t a) {
+    x64_buf *b = &c->b;
+    int pfx = dbl ? 0xF2 : 0xF3;
+    ld64(c, X64_RAX, a);
+    x64_rr(b, 0, 1, 0x85, X64_RAX, X64_RAX);      /* test rax, rax */
+    size_t big = x64_jcc8(b, X64_CC_S);
+    x64_rr(b, pfx, 1, 0x0F2A, 0, X64_RAX);        /* cvtsi2s[sd] xmm0, rax */
+    size_t done = x64_jmp8(b);
+    x64_land8(b, big);
+    x64_rr(b, 0, 1, 0x8B, X64_RCX, X64_RAX);      /* mov rcx, rax */
+    alu_imm(c, 1, AL_SHR_U, X64_RCX, 1);          /* shr rcx, 1 */
+    alu_imm(c, 0, AL_AND, X64_RAX, 1);            /* and eax, 1 */
+    x64_rr(b, 0, 1, 0x0B, X64_RCX, X64_RAX);      /* or rcx, rax */
+    x64_rr(b, pfx, 1, 0x0F2A, 0, X64_RCX);        /* cvtsi2s[sd] xmm0, rcx */
+    x64_rr(b, pfx, 0, 0x0F58, 0, 0);              /* adds[sd] xmm0, xmm0 */
+    x64_land8(b, done);
+    x64_rr(b, 0x66, dbl, 0x0F7E, 0, X64_RAX);
+    st64(c, X64_RAX, d);
+}
+/* copysign on the bits, as the interpreter: a's magnitude, b's sign. */
+static void fcopysign(jit_cc *c, int dbl, uint32_t d, uint32_t a, uint32_t b) {
+    if (dbl) {
+        ld64(c, X64_RAX, a);
+        x64_rr(&c->b, 0, 1, 0x0FBA, 6, X64_RAX);  /* btr rax, 63 */
+        x64_byte(&c->b, 63);
+        ld64(c, X64_RCX, b);
+        alu_imm(c, 1, AL_SHR_U, X64_RCX, 63);
+        alu_imm(c, 1, AL_SHL, X64_RCX, 63);
+    } else {
+        ld32(c, X64_RAX, a);
+        alu_imm(c, 0, AL_AND, X64_RAX, 0x7FFFFFFFu);
+        ld32(c, X64_RCX, b);
+        alu_imm(c, 0, AL_AND, X64_RCX, 0x80000000u);
+    }
+    x64_rr(&c->b, 0, 1, 0x0B, X64_RAX, X64_RCX);  /* or rax, rcx */
+    st64(c, X64_RAX, d);
+}
+/* min / max as interp.c's f32_min..f64_max. Equal operands (+0 and -0
+   among them) give the OR of the bits for min, the AND for max;
+   otherwise mins[sd] / maxs[sd] (xmm0 < xmm1 ? xmm0 : xmm1), exact for
+   ordered, unequal operands. A NaN operand leaves to the interpreter:
+   its `a + b` returns the first NaN operand of whichever order the C
+   compiler chose for the addition (GCC 12 adds f64_min's as b + a, its
+   f64_max's as a + b), which machine code cannot know. */
+static void fminmax(jit_cc *c, uint32_t pc, int dbl, bool max, uint32_t d, uint32_t a, uint32_t b) {
+    x64_buf *buf = &c->b;
+    int pfx = dbl ? 0xF2 : 0xF3, pd = dbl ? 0x66 : 0;
+    x64_rm_slot(buf, pfx, 0, 0x0F10, 0, a);           /* movs[sd] xmm0, [a] */
+    x64_rm_slot(buf, pfx, 0, 0x0F10, 1, b);           /* movs[sd] xmm1, [b] */
+    x64_rr(buf, pd, 0, 0x0F2E, 0, 1);                 /* ucomis[sd] xmm0, xmm1 */
+    exit_to(c, x64_jcc32(buf, X64_CC_P), pc);         /* unordered: a NaN */
+    size_t unequal = x64_jcc8(buf, X64_CC_NE);
+    x64_rr(buf, pd, 0, max ? 0x0F54 : 0x0F56, 0, 1);  /* andp[sd] / orp[sd] xmm0, xmm1 */
+    size_t done = x64_jmp8(buf);
+    x64_land8(buf, unequal);
+    x64_rr(buf, pfx, 0, max ? 0x0F5F : 0x0F5D, 0, 1); /* maxs[sd] / mins[sd] xmm0, xmm1 */
+    x64_land8(buf, done);
+    x64_rr(buf, 0x66, dbl, 0x0F7E, 0, X64_RAX);
+    st64(c, X64_RAX, d);
+}
+/* ceil floor trunc nearest: rounds[sd] xmm0, m, imm8 (66 0F 3A 0A/0B /r
+   ib, SSE4.1; imm8 = 8 | mode: precision exception suppressed, mode 0
+   nearest even, 1 down, 2 up, 3 toward 0). IEEE roundToIntegral: the
+   result libm's ceil, floor, trunc and nearbyint (default rounding)
+   return, -0 kept; a NaN comes back quieted with its payload, as the
+   interpreter's NaN path (x + x) gives it. */
+static void fround(jit_cc *c, int dbl, uint8_t mode, uint32_t d, uint32_t a) {
+    x64_rm_slot(&c->b, 0x66, 0, dbl ? 0x0F3A0B : 0x0F3A0A, 0, a);
+    x64_byte(&c->b, (uint8_t)(8 | mode));
+    x64_rr(&c->b, 0x66, dbl, 0x0F7E, 0, X64_RAX);
+    st64(c, X64_RAX, d);
+}
+/* xmm1 = the constant v (exact in the format): mov ecx/rcx, bits; movd/movq xmm1, ecx/rcx (66 (W) 0F 6E /r). */
+static void fconst1(jit_cc *c, int dbl, double v) {
+    if (dbl) {
+        uint64_t u;
+        memcpy(&u, &v, 8);
+        x64_mov_imm64(&c->b, X64_RCX, u);
+    } else {
+        float f = (float)v;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        x64_mov_imm32(&c->b, X64_RCX, u);
+    }
+    x64_rr(&c->b, 0x66, dbl, 0x0F6E, 1, X64_RCX);
+}
+/* The float-to-integer truncations, trapping (sat false) and saturating.
+   Trapping: the interpreter's range test (interp.c TRUNC: NaN or a value
+   whose truncation is out of range leaves, and the interpreter traps with
+   its message); saturating: sat_i32..sat_u64's cases in their order (NaN
+   0, at or below the low bound the minimum, at or above the high bound the
+   maximum). In range, cvtts[sd]2si (F3/F2 (W) 0F 2C /r) truncates
+   exactly; an unsigned 32-bit result comes from the 64-bit conversion,
+   an unsigned 64-bit one at or above 2^63 from x - 2^63 (exact) with the
+   top bit put back. */
+static void ftrunc(jit_cc *c, uint32_t pc, int dbl, int bits, bool uns, bool sat, uint32_t d, uint32_t a) {
+    x64_buf *b = &c->b;
+    int pfx = dbl ? 0xF2 : 0xF3, pd = dbl ? 0x66 : 0;
+    double lo, hi, sat_lo;
+    bool lo_incl;
+    uint64_t min, max;
+    if (uns) {
+        lo = -1.0, lo_incl = false, sat_lo = -1.0, min = 0;
+        hi = bits == 32 ? 4294967296.0 : 18446744073709551616.0;
+        max = bits == 32 ? UINT32_MAX : UINT64_MAX;
+    } else if (bits == 32) {
+        lo = dbl ? -2147483649.0 : -2147483648.0, lo_incl = !dbl, sat_lo = -2147483648.0;
+        hi = 2147483648.0, min = 0x80000000u, max = INT32_MAX;
+    } else {
+        lo = -9223372036854775808.0, lo_incl = true, sat_lo = lo;
+        hi = 9223372036854775808.0, min = (uint64_t)INT64_MIN, max = INT64_MAX;
+    }
+    x64_rm_slot(b, pfx, 0, 0x0F10, 0, a);            /* movs[sd] xmm0, [a] */
+    size_t to_zero = 0, to_min = 0, to_max = 0;
+    if (sat) {
+        x64_rr(b, pd, 0, 0x0F2E, 0, 0);              /* ucomis[sd] xmm0, xmm0: NaN? */
+        to_zero = x64_jcc8(b, X64_CC_P);
+        fconst1(c, dbl, sat_lo);
+        x64_rr(b, pd, 0, 0x0F2E, 0, 1);              /* x <= low */
+        to_min = x64_jcc8(b, X64_CC_BE);
+        fconst1(c, dbl, hi);
+        x64_rr(b, pd, 0, 0x0F2E, 0, 1);              /* x >= high */
+        to_max = x64_jcc8(b, X64_CC_AE);
+    } else {
+        fconst1(c, dbl, lo);                         /* unordered sets CF and ZF: leaves */
+        x64_rr(b, pd, 0, 0x0F2E, 0, 1);
+        exit_to(c, x64_jcc32(b, lo_incl ? X64_CC_B : X64_CC_BE), pc);
+        fconst1(c, dbl, hi);
+        x64_rr(b, pd, 0, 0x0F2E, 1, 0);              /* ucomis[sd] xmm1, xmm0: high > x? */
+        exit_to(c, x64_jcc32(b, X64_CC_BE), pc);
+    }
+    if (uns && bits == 64) {
+        fconst1(c, dbl, 9223372036854775808.0);
+        x64_rr(b, pd, 0, 0x0F2E, 0, 1);
+        size_t big = x64_jcc8(b, X64_CC_AE);
+        x64_rr(b, pfx, 1, 0x0F2C, X64_RAX, 0);       /* cvtts[sd]2si rax, xmm0 */
+        size_t done = x64_jmp8(b);
+        x64_land8(b, big);
+        x64_rr(b, pfx, 0, 0x0F5C, 0, 1);             /* subs[sd] xmm0, xmm1 */
+        x64_rr(b, pfx, 1, 0x0F2C, X64_RAX, 0);
+        x64_rr(b, 0, 1, 0x0FBA, 7, X64_RAX);         /* btc rax, 63 */
+        x64_byte(b, 63);
+        x64_land8(b, done);
+    } else {
+        x64_rr(b, pfx, uns || bits == 64, 0x0F2C, X64_RAX, 0);
+    }
+    if (sat) {
+        size_t done = x64_jmp8(b);
+        x64_land8(b, to_min);
+        x64_mov_imm64(b, X64_RAX, min);
+        size_t done_min = x64_jmp8(b);
+        x64_land8(b, to_max);
+        x64_mov_imm64(b, X64_RAX, max);
+        size_t done_max = x64_jmp8(b);
+        x64_land8(b, to_zero);
+        x64_rr(b, 0, 0, 0x33, X64_RAX, X64_RAX);     /* xor eax, eax */
+        x64_land8(b, done);
+        x64_land8(b, done_min);
+        x64_land8(b, done_max);
+    }
     st64(c, X64_RAX, d);
 }
 
@@ -562,6 +748,14 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
     case CMP_I32_CTZ: count_bits(c, 0, false, ip[1], ip[2]); return true;
     case CMP_I64_CLZ: count_bits(c, 1, true, ip[1], ip[2]); return true;
     case CMP_I64_CTZ: count_bits(c, 1, false, ip[1], ip[2]); return true;
+    case CMP_I32_POPCNT: case CMP_I64_POPCNT:
+        if (!cpu_has_popcnt) { /* not in the x86-64 baseline: the interpreter counts */
+            leave_here(c, pc);
+            return true;
+        }
+        x64_rm_slot(&c->b, 0xF3, op == CMP_I64_POPCNT, 0x0FB8, X64_RAX, ip[2]); /* popcnt rax, [a] (F3 (W) 0F B8 /r) */
+        st64(c, X64_RAX, ip[1]);
+        return true;
     case CMP_I32_WRAP_I64: ld32(c, X64_RAX, ip[2]); st64(c, X64_RAX, ip[1]); return true;
     case CMP_I64_EXTEND_I32_S: case CMP_I64_EXTEND32_S:
         x64_rm_slot(&c->b, 0, 1, 0x63, X64_RAX, ip[2]);
@@ -614,6 +808,41 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
     case CMP_F64_CONVERT_I32_S: fconvert(c, 1, ip[1], ip[2], 0); return true;
     case CMP_F64_CONVERT_I32_U: fconvert(c, 1, ip[1], ip[2], 1); return true;
     case CMP_F64_CONVERT_I64_S: fconvert(c, 1, ip[1], ip[2], 2); return true;
+    case CMP_F32_CONVERT_I64_U: fconvert_u64(c, 0, ip[1], ip[2]); return true;
+    case CMP_F64_CONVERT_I64_U: fconvert_u64(c, 1, ip[1], ip[2]); return true;
+    case CMP_F32_COPYSIGN: fcopysign(c, 0, ip[1], ip[2], ip[3]); return true;
+    case CMP_F64_COPYSIGN: fcopysign(c, 1, ip[1], ip[2], ip[3]); return true;
+    case CMP_F32_MIN: fminmax(c, pc, 0, false, ip[1], ip[2], ip[3]); return true;
+    case CMP_F32_MAX: fminmax(c, pc, 0, true, ip[1], ip[2], ip[3]); return true;
+    case CMP_F64_MIN: fminmax(c, pc, 1, false, ip[1], ip[2], ip[3]); return true;
+    case CMP_F64_MAX: fminmax(c, pc, 1, true, ip[1], ip[2], ip[3]); return true;
+    case CMP_F32_CEIL ... CMP_F32_NEAREST: case CMP_F64_CEIL ... CMP_F64_NEAREST: {
+        /* ceil floor trunc nearest, in the table's order: modes 2 1 3 0 */
+        static const uint8_t mode[] = {2, 1, 3, 0};
+        bool dbl = op >= CMP_F64_CEIL;
+        if (!cpu_has_sse41) { /* no roundss: the interpreter rounds */
+            leave_here(c, pc);
+            return true;
+        }
+        fround(c, dbl, mode[op - (dbl ? CMP_F64_CEIL : CMP_F32_CEIL)], ip[1], ip[2]);
+        return true;
+    }
+    case CMP_I32_TRUNC_F32_S: ftrunc(c, pc, 0, 32, false, false, ip[1], ip[2]); return true;
+    case CMP_I32_TRUNC_F32_U: ftrunc(c, pc, 0, 32, true, false, ip[1], ip[2]); return true;
+    case CMP_I32_TRUNC_F64_S: ftrunc(c, pc, 1, 32, false, false, ip[1], ip[2]); return true;
+    case CMP_I32_TRUNC_F64_U: ftrunc(c, pc, 1, 32, true, false, ip[1], ip[2]); return true;
+    case CMP_I64_TRUNC_F32_S: ftrunc(c, pc, 0, 64, false, false, ip[1], ip[2]); return true;
+    case CMP_I64_TRUNC_F32_U: ftrunc(c, pc, 0, 64, true, false, ip[1], ip[2]); return true;
+    case CMP_I64_TRUNC_F64_S: ftrunc(c, pc, 1, 64, false, false, ip[1], ip[2]); return true;
+    case CMP_I64_TRUNC_F64_U: ftrunc(c, pc, 1, 64, true, false, ip[1], ip[2]); return true;
+    case CMP_I32_TRUNC_SAT_F32_S: ftrunc(c, pc, 0, 32, false, true, ip[1], ip[2]); return true;
+    case CMP_I32_TRUNC_SAT_F32_U: ftrunc(c, pc, 0, 32, true, true, ip[1], ip[2]); return true;
+    case CMP_I32_TRUNC_SAT_F64_S: ftrunc(c, pc, 1, 32, false, true, ip[1], ip[2]); return true;
+    case CMP_I32_TRUNC_SAT_F64_U: ftrunc(c, pc, 1, 32, true, true, ip[1], ip[2]); return true;
+    case CMP_I64_TRUNC_SAT_F32_S: ftrunc(c, pc, 0, 64, false, true, ip[1], ip[2]); return true;
+    case CMP_I64_TRUNC_SAT_F32_U: ftrunc(c, pc, 0, 64, true, true, ip[1], ip[2]); return true;
+    case CMP_I64_TRUNC_SAT_F64_S: ftrunc(c, pc, 1, 64, false, true, ip[1], ip[2]); return true;
+    case CMP_I64_TRUNC_SAT_F64_U: ftrunc(c, pc, 1, 64, true, true, ip[1], ip[2]); return true;
     case CMP_F64_PROMOTE_F32: case CMP_F32_DEMOTE_F64: {
         bool up = op == CMP_F64_PROMOTE_F32;
         x64_rm_slot(&c->b, up ? 0xF3 : 0xF2, 0, 0x0F5A, 0, ip[2]);
@@ -653,6 +882,48 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
         return true;
 
     /* memory 0 */
+    case CMP_MEMORY_SIZE: /* the size now (another thread may have grown it), as LOAD_MEM reads it; r13 too */
+        x64_rm_base(&c->b, 0, 1, 0x8B, X64_RAX, X64_RBP, R_INST);
+        x64_rm_base(&c->b, 0, 1, 0x8B, X64_RAX, X64_RAX, (int32_t)offsetof(weft_instance, mem0));
+        x64_rm_base(&c->b, 0, 1, 0x8B, X64_RAX, X64_RAX, (int32_t)offsetof(weft_memory, size));
+        x64_rr(&c->b, 0, 1, 0x8B, X64_R13, X64_RAX);      /* mov r13, rax */
+        alu_imm(c, 1, AL_SHR_U, X64_RAX, 16);             /* / RT_PAGE_SIZE */
+        x64_rr(&c->b, 0, 0, 0x8B, X64_RAX, X64_RAX);      /* mov eax, eax: (uint32_t) */
+        st64(c, X64_RAX, ip[1]);
+        return true;
+    case CMP_ADDR64: /* a 64-bit address saturated to 32 bits (interp.c BODY_ADDR64) */
+        ld64(c, X64_RAX, ip[2]);
+        x64_mov_imm32(&c->b, X64_RCX, UINT32_MAX);
+        x64_rr(&c->b, 0, 1, 0x39, X64_RCX, X64_RAX);      /* cmp rax, rcx */
+        x64_rr(&c->b, 0, 1, 0x0F47, X64_RAX, X64_RCX);    /* cmova rax, rcx */
+        st64(c, X64_RAX, ip[1]);
+        return true;
+    case CMP_REF_IS_NULL:
+        cmp_imm(c, 1, ip[2], 0);
+        set_bool(c, X64_CC_E, ip[1]);
+        return true;
+    case CMP_REF_AS_NON_NULL: /* null: the interpreter traps */
+        cmp_imm(c, 1, ip[1], 0);
+        exit_to(c, x64_jcc32(&c->b, X64_CC_E), pc);
+        return true;
+    case CMP_REF_FUNC: /* inst->funcs[i] */
+    case CMP_TABLE_SIZE: /* inst->tables[i]->size */
+        if (ip[2] > JIT_MAX_SLOT) {
+            leave_here(c, pc);
+            return true;
+        }
+        x64_rm_base(&c->b, 0, 1, 0x8B, X64_RAX, X64_RBP, R_INST);
+        x64_rm_base(&c->b, 0, 1, 0x8B, X64_RAX, X64_RAX,
+                    op == CMP_REF_FUNC ? (int32_t)offsetof(weft_instance, funcs) : (int32_t)offsetof(weft_instance, tables));
+        x64_rm_base(&c->b, 0, 1, 0x8B, X64_RAX, X64_RAX, (int32_t)(ip[2] * 8));
+        if (op == CMP_TABLE_SIZE) x64_rm_base(&c->b, 0, 0, 0x8B, X64_RAX, X64_RAX, (int32_t)offsetof(weft_table, size));
+        st64(c, X64_RAX, ip[1]);
+        return true;
+    case CMP_ATOMIC_FENCE: /* mfence (0F AE F0): what __atomic_thread_fence(SEQ_CST) orders */
+        x64_byte(&c->b, 0x0F);
+        x64_byte(&c->b, 0xAE);
+        x64_byte(&c->b, 0xF0);
+        return true;
     case CMP_STORE8: case CMP_STORE16: case CMP_STORE32: case CMP_STORE64: {
         uint32_t n = op == CMP_STORE8 ? 1 : op == CMP_STORE16 ? 2 : op == CMP_STORE32 ? 4 : 8;
         ld32(c, X64_RAX, ip[1]);
@@ -770,7 +1041,22 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
         leave_here(c, pc);
         return true;
     default:
-        return false;
+        if (JIT_STEP_OP(op)) { /* jit.h: its handler comes back at the next operation */
+            leave_here(c, pc);
+            return true;
+        }
+        /* Everything else (SIMD, the multi-memory selector, tail calls,
+           call_ref, throws): the interpreter runs it, at its start as for
+           any exit, and goes on interpreting this function until it next
+           enters machine code (JIT_NEXT: a call's entry, a return into
+           it, the end of the attention handler). A function keeps its
+           compiled code up to such an operation instead of falling back
+           whole. */
+#ifdef WEFT_JIT_DEBUG
+        fprintf(stderr, "jit: function %u leaves at %s\n", c->cf->func_index, cmp_op_name(c->code[pc]));
+#endif
+        leave_here(c, pc);
+        return true;
     }
 }
 
@@ -790,8 +1076,6 @@ static void jit_cc_free(jit_cc *c) {
     free(c->map);
 }
 
-/* Largest slot a disp32 of 8 * slot reaches. */
-#define JIT_MAX_SLOT (0x7FFFFFFFu / 8)
 
 void jit_compile(const mod_module *m, cmp_func *cf) {
     (void)m;
@@ -843,6 +1127,10 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
         else x64_patch_rel32(&c.b, c.jumps[i].at, c.map[c.jumps[i].pc]);
     }
     if (c.oom || c.b.oom || c.b.len > 0x7FFFFFFF) {
+#ifdef WEFT_JIT_DEBUG
+        fprintf(stderr, "jit: function %u falls back: %s\n", cf->func_index,
+                c.oom ? "out of memory, or a jump past the last operation" : "out of memory, or a rel8 out of reach");
+#endif
         jit_cc_free(&c);
         goto fell_back;
     }

@@ -54,6 +54,21 @@ typedef struct jit_regs {
     _Atomic(struct cmp_func *) *code_table;
 } jit_regs;
 
+/* The operations compiled code leaves to the interpreter one at a time
+   ("step exits": rare, or long next to an exit, or an atomic the tier does
+   not compile yet): jit.c exits at each, and its handler in interp.c
+   ends by going back into the function's machine code at the next
+   operation, so the rest of the function stays compiled. Every other
+   operation the interpreter runs for compiled code (calls aside, which
+   come back at the callee's entry or the return) is followed by
+   interpretation until the next such entry (jit.c, emit_op). */
+#define JIT_STEP_OP(op)                                                                  \
+    ((op) == CMP_MEMORY_GROW || (op) == CMP_MEMORY_INIT || (op) == CMP_DATA_DROP ||      \
+     (op) == CMP_MEMORY_COPY || (op) == CMP_MEMORY_FILL || (op) == CMP_MEMORY_COPY_X ||  \
+     (op) == CMP_TABLE_GET || (op) == CMP_TABLE_SET || (op) == CMP_TABLE_INIT ||         \
+     (op) == CMP_ELEM_DROP || (op) == CMP_TABLE_COPY || (op) == CMP_TABLE_GROW ||        \
+     (op) == CMP_TABLE_FILL || ((op) >= CMP_ATOMIC_LOAD8 && (op) <= CMP_ATOMIC_WAIT64))
+
 /* Compiles `cf` (of module m) and sets cf->jit, or leaves it NULL when the
    function has an operation the tier does not handle (it stays
    interpreted: the whole function falls back). Only out of memory is an

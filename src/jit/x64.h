@@ -8,7 +8,7 @@
  *   - a frame slot, [rbx + 8*slot] (rbx holds fp);
  *   - linear memory, [r12 + rax + disp32] (r12 holds the memory base);
  *   - a general [base + disp32].
- * tests/unit/jit_x64_test.c checks the bytes against the manual's.
+ * tests/unit/jit_test.c (encodings) checks the bytes against the manual's.
  */
 #ifndef WEFT_JIT_X64_H
 #define WEFT_JIT_X64_H
@@ -23,7 +23,7 @@ enum { X64_RAX, X64_RCX, X64_RDX, X64_RBX, X64_RSP, X64_RBP, X64_RSI, X64_RDI,
 
 /* Condition codes (the low nibble of Jcc / SETcc / CMOVcc). */
 enum { X64_CC_O = 0, X64_CC_B = 2, X64_CC_AE = 3, X64_CC_E = 4, X64_CC_NE = 5, X64_CC_BE = 6,
-       X64_CC_A = 7, X64_CC_P = 0xA, X64_CC_NP = 0xB, X64_CC_L = 0xC, X64_CC_GE = 0xD,
+       X64_CC_A = 7, X64_CC_S = 8, X64_CC_P = 0xA, X64_CC_NP = 0xB, X64_CC_L = 0xC, X64_CC_GE = 0xD,
        X64_CC_LE = 0xE, X64_CC_G = 0xF };
 
 typedef struct x64_buf {
@@ -131,8 +131,18 @@ static inline size_t x64_jcc8(x64_buf *b, int cc) {
     x64_byte(b, 0);
     return b->len - 1;
 }
+/* jmp rel8 forward (EB cb), patched by x64_land8. */
+static inline size_t x64_jmp8(x64_buf *b) {
+    x64_byte(b, 0xEB);
+    x64_byte(b, 0);
+    return b->len - 1;
+}
+/* A rel8 that cannot reach marks the buffer failed (the function is then
+   left to the interpreter) rather than jumping somewhere else. */
 static inline void x64_land8(x64_buf *b, size_t at) {
-    if (!b->oom) b->p[at] = (uint8_t)(b->len - (at + 1));
+    if (b->oom) return;
+    if (b->len - (at + 1) > 127) b->oom = true;
+    else b->p[at] = (uint8_t)(b->len - (at + 1));
 }
 /* setcc r8 (rax, rcx, rdx, rbx only: no REX). */
 static inline void x64_setcc(x64_buf *b, int cc, int r) {
