@@ -85,6 +85,22 @@ static inline void base_pause(void) {
 #endif
 }
 
+/* ThreadSanitizer cannot see the loads of machine code (src/jit): a
+   compiled call reads the callee from the module's code table with a
+   plain load (an acquire on x86-64), so the release that published the
+   callee must be paired by hand for TSan: BASE_TSAN_RELEASE where it is
+   published, BASE_TSAN_ACQUIRE after machine code ran. No code
+   otherwise. */
+#if defined(__SANITIZE_THREAD__)
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#define BASE_TSAN_ACQUIRE(p) __tsan_acquire((void *)(p))
+#define BASE_TSAN_RELEASE(p) __tsan_release((void *)(p))
+#else
+#define BASE_TSAN_ACQUIRE(p) ((void)0)
+#define BASE_TSAN_RELEASE(p) ((void)0)
+#endif
+
 /* CLOCK_MONOTONIC in nanoseconds. */
 int64_t base_now_ns(void);
 

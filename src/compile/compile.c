@@ -1881,6 +1881,7 @@ weft_status cmp_func_code(mod_module *m, uint32_t own_index, const cmp_func **ou
         st = compile_function(&c, own_index, &made);
         compiler_free(&c);
         if (st == WEFT_OK) {
+            BASE_TSAN_RELEASE(m->code); /* (machine code reads the table) */
             atomic_store_explicit(&m->code[own_index], made, memory_order_release);
             atomic_fetch_add_explicit(&m->ncompiled, 1, memory_order_relaxed);
             cf = made;

@@ -1327,6 +1327,7 @@ run_jit: {
     jit_regs r = {fp, mem, mem_size, attn, inst->globals, fn, frame, frames_base, frames_end, stack_end,
                   inst, code_table};
     uint32_t at = jit_run(fn, (uint32_t)(ip - fn->code), &r);
+    BASE_TSAN_ACQUIRE(code_table); /* the callees it loaded (base.h) */
     /* Compiled calls and returns (same instance) may have moved the frame. */
     fp = r.fp;
     fn = r.fn;
