@@ -5,6 +5,7 @@
 #ifndef WEFT_BASE_H
 #define WEFT_BASE_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -109,7 +110,6 @@ int64_t base_now_ns(void);
    sleeps in the kernel (glibc's adaptive mutex), since the holder keeps it
    for a few hundred nanoseconds and a sleep and a wake-up cost tens of
    microseconds on a VM (issue 26: 6 futex calls per worker round trip). */
-#include <pthread.h>
 int base_mutex_init_handoff(pthread_mutex_t *m);
 
 /* Spinning before a sleep pays only when the spinner has a core of its

@@ -156,24 +156,24 @@ static int64_t reference(int64_t n) {
     return (int64_t)h;
 }
 
+/* One module instantiated on an engine of one tier. */
 typedef struct tier_run {
     weft_engine *engine;
     weft_module *mod;
     weft_store *store;
-    weft_func *run;
+    weft_instance *inst;
+    weft_func *run; /* its export "run", if any */
 } tier_run;
 
-static void tier_open(tier_run *t, uint32_t tier) {
+static void tier_open(tier_run *t, uint32_t tier, const char *file) {
     weft_config cfg = {.tier = tier};
     weft_error err;
     t->engine = weft_engine_new(&cfg);
     CHECK(t->engine, "engine");
-    t->mod = CHECK_LOAD(t->engine, "tests/unit/data/suspend_loop.wasm");
+    t->mod = CHECK_LOAD(t->engine, file);
     t->store = weft_store_new(t->engine);
-    weft_instance *inst;
-    CHECK(weft_instance_new(t->store, t->mod, NULL, 0, &inst, &err) == WEFT_OK, "instantiate: %s", err.message);
-    t->run = weft_instance_func(inst, "run");
-    CHECK(t->run, "no export run");
+    CHECK(weft_instance_new(t->store, t->mod, NULL, 0, &t->inst, &err) == WEFT_OK, "instantiate: %s", err.message);
+    t->run = weft_instance_func(t->inst, "run");
 }
 static void tier_close(tier_run *t) {
     weft_store_free(t->store);
@@ -241,28 +241,7 @@ static const uint64_t scalar_bits[] = {
     0x9007199254740993ull, 0x00000000FFFFFFFFull, 0x5555555555555555ull};
 #define NSCALAR (sizeof scalar_bits / sizeof scalar_bits[0])
 
-typedef struct scalar_side {
-    weft_engine *engine;
-    weft_module *mod;
-    weft_store *store;
-    weft_instance *inst;
-} scalar_side;
-static void scalar_open(scalar_side *s, uint32_t tier) {
-    weft_config cfg = {.tier = tier};
-    weft_error err;
-    s->engine = weft_engine_new(&cfg);
-    CHECK(s->engine, "engine");
-    s->mod = CHECK_LOAD(s->engine, "tests/unit/data/jit_scalar.wasm");
-    s->store = weft_store_new(s->engine);
-    CHECK(weft_instance_new(s->store, s->mod, NULL, 0, &s->inst, &err) == WEFT_OK, "instantiate: %s", err.message);
-}
-static void scalar_close(scalar_side *s) {
-    weft_store_free(s->store);
-    weft_module_release(s->mod);
-    weft_engine_free(s->engine);
-}
-/* One call's outcome as text: status, trap message, result bits. */
-static void scalar_call(scalar_side *s, const char *name, size_t len, uint64_t a, uint64_t b, char *out, size_t size) {
+static void scalar_call(tier_run *s, const char *name, size_t len, uint64_t a, uint64_t b, char *out, size_t size) {
     weft_extern x;
     CHECK(weft_instance_export_n(s->inst, name, len, &x) == WEFT_OK && x.kind == WEFT_EXTERN_FUNC, "export");
     weft_val args[2] = {{.type = WEFT_I64, .of.i64 = (int64_t)a}, {.type = WEFT_I64, .of.i64 = (int64_t)b}}, res;
@@ -272,11 +251,11 @@ static void scalar_call(scalar_side *s, const char *name, size_t len, uint64_t a
     else snprintf(out, size, "%s %d %.150s", weft_status_name(st), (int)err.trap, err.message);
 }
 static void scalar_ops(void) {
-    scalar_side in, jt;
+    tier_run in, jt;
     uint64_t compiled0, fell0, compiled1, fell1;
     weft_jit_stats(&compiled0, &fell0);
-    scalar_open(&in, WEFT_TIER_INTERP);
-    scalar_open(&jt, WEFT_TIER_JIT);
+    tier_open(&in, WEFT_TIER_INTERP, "tests/unit/data/jit_scalar.wasm");
+    tier_open(&jt, WEFT_TIER_JIT, "tests/unit/data/jit_scalar.wasm");
     uint32_t nexports = weft_module_export_count(jt.mod), calls = 0;
     for (uint32_t e = 0; e < nexports; e++) {
         weft_name name;
@@ -303,8 +282,8 @@ static void scalar_ops(void) {
         EXPECTF(compiled1 - compiled0 >= nexports && fell1 == fell0, "scalar: %llu compiled, %llu fell back",
                 (unsigned long long)(compiled1 - compiled0), (unsigned long long)(fell1 - fell0));
     EXPECT(calls > 1000);
-    scalar_close(&in);
-    scalar_close(&jt);
+    tier_close(&in);
+    tier_close(&jt);
 }
 
 typedef struct run_arg {
@@ -325,8 +304,9 @@ int main(void) {
     printf("jit_test: no compiler tier in this build: encodings and compile counts not checked\n");
 #endif
     tier_run in, jt;
-    tier_open(&in, WEFT_TIER_INTERP);
-    tier_open(&jt, WEFT_TIER_JIT);
+    tier_open(&in, WEFT_TIER_INTERP, "tests/unit/data/suspend_loop.wasm");
+    tier_open(&jt, WEFT_TIER_JIT, "tests/unit/data/suspend_loop.wasm");
+    CHECK(in.run && jt.run, "no export run");
     uint64_t before, after;
     weft_jit_stats(&before, NULL);
 
@@ -381,7 +361,8 @@ int main(void) {
     /* Auto: the loop starts interpreted, metered, and is compiled at its
        second millisecond's sample, in the middle of the call. */
     tier_run au;
-    tier_open(&au, WEFT_TIER_AUTO);
+    tier_open(&au, WEFT_TIER_AUTO, "tests/unit/data/suspend_loop.wasm");
+    CHECK(au.run, "no export run");
     const int64_t M = 3000000;
     uint64_t big = (uint64_t)1 << 40;
     uint64_t fuel_interp = fuel_after(&in, M, big);
