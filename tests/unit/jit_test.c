@@ -170,7 +170,7 @@ static void tier_open(tier_run *t, uint32_t tier, const char *file) {
     weft_error err;
     t->engine = weft_engine_new(&cfg);
     CHECK(t->engine, "engine");
-    t->mod = CHECK_LOAD(t->engine, file);
+    t->mod = CHECK_LOAD(t->engine, "%s", file);
     t->store = weft_store_new(t->engine);
     CHECK(weft_instance_new(t->store, t->mod, NULL, 0, &t->inst, &err) == WEFT_OK, "instantiate: %s", err.message);
     t->run = weft_instance_func(t->inst, "run");
