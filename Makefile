@@ -98,7 +98,7 @@ EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 CAPI_TEST_SRC := $(sort $(wildcard tests/capi/*_test.c))
 CAPI_TEST_BIN := $(CAPI_TEST_SRC:tests/capi/%.c=$(BUILD)/tests-capi/%)
 
-.PHONY: FORCE all test clean bench guests fuzz fuzz-bins install uninstall man release test-release
+.PHONY: FORCE all test clean bench guests fuzz fuzz-bins install uninstall man release test-release test-jit
 all: $(BUILD)/libweft.a $(BUILD)/libweft.so $(BUILD)/weft $(BUILD)/weft-spectest \
 	$(if $(filter 1,$(PORTABLE)),$(BUILD)/weft-spectest-portable) $(UNIT_BIN) \
 	$(BUILD)/weft-disasm $(FUZZ_BIN) $(BUILD)/fuzz/diff-exec $(EXAMPLE_BIN) $(CAPI_TEST_BIN)
@@ -208,6 +208,11 @@ fuzz: $(BUILD)/fuzz/diff-exec
 # them up into the last line.
 test: all
 	bash tests/run.sh $(BUILD)
+
+# The same suites with every function compiled on its first call
+# (docs/jit.md, "Forced-jit suites").
+test-jit: all
+	WEFT_TIER=jit bash tests/run.sh $(BUILD)
 
 # The benchmark suite and C API micro-benchmarks on what ships (make
 # release; RELEASE_BUILD=DIR for another directory) (bench/README.md);

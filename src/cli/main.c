@@ -205,7 +205,7 @@ static int cli_apply(cli_run_opts *o, cli_opt_id id, const char *v, const char *
         else if (strcmp(v, "jit") == 0) o->tier = WEFT_TIER_JIT;
         else if (strcmp(v, "auto") == 0) o->tier = WEFT_TIER_AUTO;
         else {
-            cli_usage_error("bad --tier '%s': expected interp, jit or auto", v);
+            fprintf(stderr, "error: bad %s '%s': expected interp, jit or auto\n(see 'weft --help')\n", as, v);
             return -1;
         }
         return 0;
@@ -417,6 +417,11 @@ static int cli_run_main(int argc, char **argv) {
        the compiler tier is built (elsewhere auto is the interpreter). */
     o.tier = WEFT_TIER_AUTO;
     int rc = CLI_EXIT_USAGE;
+    /* WEFT_TIER=interp|jit|auto changes that default, as a --tier before
+       the others would: a whole test suite runs on one tier without
+       changing its command lines (docs/jit.md, "Forced-jit suites"). */
+    const char *env_tier = getenv("WEFT_TIER");
+    if (env_tier && *env_tier && cli_apply(&o, CLI_OPT_TIER, env_tier, "WEFT_TIER") != 0) return CLI_EXIT_USAGE;
     int i = 0;
     for (; i < argc; i++) {
         const char *a = argv[i], *v = NULL;

@@ -95,6 +95,8 @@ c run-dashdash 0 "hello from wat" "" -- run -- "$M/hello.wasm" --not-an-option
 c run-tier-interp 0 "hello from wat" "" -- run --tier interp "$M/hello.wasm"
 c run-tier-jit 0 "hello from wat" "" -- run --tier jit "$M/hello.wasm"
 c bad-tier 2 "" "^error: bad --tier 'fast': expected interp, jit or auto" -- run --tier fast "$M/hello.wasm"
+# WEFT_TIER sets the default tier (forced-jit suites); a bad one is a usage error.
+WEFT_TIER=fast c bad-env-tier 2 "" "^error: bad WEFT_TIER 'fast': expected interp, jit or auto" -- run "$M/hello.wasm"
 
 # ---- --invoke (calc.wasm has no WASI imports; WASI is linked anyway) ----
 c invoke-add 0 5 "" -- run --invoke add "$M/calc.wasm" 2 3

@@ -113,6 +113,26 @@ __attribute__((format(printf, 2, 3))) static inline weft_module *load_module(wef
     return m;
 }
 
+/* WEFT_TIER=interp|jit|auto in the environment runs every engine a test
+   makes without choosing a tier on that tier: `WEFT_TIER=jit make test`
+   runs the unit tests (the workers' and the scheduler's scenarios among
+   them) on compiled code alone, as weft run does its suites (docs/jit.md,
+   "Forced-jit suites"). A test that chooses its tiers itself defines
+   CHECK_OWN_TIER before including this file. */
+#ifndef CHECK_OWN_TIER
+static inline weft_engine *check_engine_new(const weft_config *config) {
+    weft_config c = {0};
+    if (config) c = *config;
+    const char *t = getenv("WEFT_TIER");
+    if (t && c.tier == WEFT_TIER_INTERP) {
+        if (strcmp(t, "jit") == 0) c.tier = WEFT_TIER_JIT;
+        else if (strcmp(t, "auto") == 0) c.tier = WEFT_TIER_AUTO;
+    }
+    return weft_engine_new(&c);
+}
+#define weft_engine_new check_engine_new
+#endif
+
 /* load_module as a CHECK: the module, or the program ends. */
 #define CHECK_LOAD(engine, ...)                                            \
     check_loaded(load_module((engine), __VA_ARGS__), __FILE__, __LINE__)
