@@ -127,6 +127,20 @@ static inline uint32_t cmp_op_length(const uint32_t *at) {
     if (at[0] == CMP_BR_TABLE) n += at[2] + 1;
     return n;
 }
+/* The word holding the target of each single-target branch (BR's
+   operand, BR_IF's and BR_UNLESS's second, a fused compare-and-branch's
+   last; a pair: its first operation's); 0 for every other operation. */
+extern const uint8_t cmp_target_word[CMP_OP_COUNT];
+/* The first and last word holding a branch target in the operation at
+   `at` (first 0: none; BR_TABLE: its n + 1 targets). A target word holds
+   the distance from itself to the target operation. */
+static inline uint32_t cmp_target_words(const uint32_t *at, uint32_t *last) {
+    if (at[0] == CMP_BR_TABLE) {
+        *last = 3 + at[2];
+        return 3;
+    }
+    return *last = at[0] < CMP_OP_COUNT ? cmp_target_word[at[0]] : 0;
+}
 /* Prints `f` as text, one operation per line (disasm.c). */
 void cmp_disasm(FILE *out, const cmp_func *f);
 

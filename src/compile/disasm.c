@@ -1,6 +1,7 @@
 /* disasm.c — prints compiled code, one operation per line, for debugging
    the compiler and for profiling what the interpreter runs; and the
-   operand counts cmp_op_length (code.h) reads, from ops.h's CMP_LEN_*. */
+   operand counts cmp_op_length (code.h) reads, from ops.h's CMP_LEN_*,
+   and the target words cmp_target_words reads, from its CMP_TARGET_*. */
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -12,6 +13,15 @@ const uint8_t cmp_operand_counts[CMP_OP_COUNT] = {
 #undef CMP_X_COUNT
     /* A pair's words are its first operation's (pairs.c). */
 #define CMP_PAIR_FORM(op, a, b, form) [CMP_##op] = CMP_LEN_##a - 1,
+    CMP_PAIR_FORMS
+#undef CMP_PAIR_FORM
+};
+
+const uint8_t cmp_target_word[CMP_OP_COUNT] = {
+#define CMP_X_TARGET(name, ...) [CMP_##name] = CMP_TARGET_##name,
+    CMP_OPS(CMP_X_TARGET)
+#undef CMP_X_TARGET
+#define CMP_PAIR_FORM(op, a, b, form) [CMP_##op] = CMP_TARGET_##a,
     CMP_PAIR_FORMS
 #undef CMP_PAIR_FORM
 };

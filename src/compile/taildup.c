@@ -77,16 +77,6 @@ enum {
    2^31 after growth for the relative targets' arithmetic. */
 #define TD_MAX_LEN (1u << 30)
 
-/* The word holding the target of each single-target branch (BR's
-   operand, BR_IF's and BR_UNLESS's second, a fused compare-and-branch's
-   last: CMP_TARGET_* of ops.h); 0 for every other operation (BR_TABLE has
-   n + 1 of them). */
-static const uint8_t target_word[CMP_OP_COUNT] = {
-#define TD_X_TARGET(name, ...) [CMP_##name] = CMP_TARGET_##name,
-    CMP_OPS(TD_X_TARGET)
-#undef TD_X_TARGET
-};
-
 /* What an operation is to the pass. */
 typedef enum td_kind {
     TD_PLAIN, /* falls through to the next operation: may be copied */
@@ -153,16 +143,6 @@ static bool is_start(const cmp_func *f, const uint32_t *map, int64_t t) {
     return t >= 0 && t <= f->code_len && map[t] != NO_POS;
 }
 
-/* The first and last word holding a target in the operation at `at`
-   (first 0: none). */
-static uint32_t target_words(const uint32_t *at, uint32_t *last) {
-    if (at[0] == CMP_BR_TABLE) {
-        *last = 3 + at[2];
-        return 3;
-    }
-    return *last = target_word[at[0]];
-}
-
 /* Plans the copy that would replace the BR at `br` (whose target is
    checked): false when there is none worth making (the first run does not
    fit, or the copy would be the BR itself). Deterministic: the rewriting
@@ -214,7 +194,7 @@ static uint32_t emit_op(const cmp_func *f, const uint32_t *map, uint32_t from, u
     const uint32_t *at = f->code + from;
     uint32_t len = cmp_op_length(at), last;
     memcpy(out + to, at, len * sizeof *at);
-    for (uint32_t k = target_words(at, &last); k && k <= last; k++) {
+    for (uint32_t k = cmp_target_words(at, &last); k && k <= last; k++) {
         out[to + k] = (uint32_t)((int32_t)map[target_at(f->code, from + k)] - (int32_t)(to + k));
         if (back && cmp_is_back_edge(f, from + k)) set_bit(back, to + k);
     }
@@ -229,7 +209,7 @@ bool cmp_mark_back_edges(cmp_func *f) {
     uint32_t *bits = NULL, last;
     for (uint32_t pos = 0; pos < f->code_len; pos += cmp_op_length(f->code + pos)) {
         if (f->code[pos] >= CMP_OP_COUNT) break;
-        for (uint32_t k = target_words(f->code + pos, &last); k && k <= last; k++) {
+        for (uint32_t k = cmp_target_words(f->code + pos, &last); k && k <= last; k++) {
             if ((int32_t)f->code[pos + k] >= 0) continue;
             if (!bits && !(bits = calloc(f->code_len / 32 + 1, sizeof *bits))) return false;
             set_bit(bits, pos + k);
@@ -269,7 +249,7 @@ static bool lay_out(const cmp_func *f, uint32_t *map, uint8_t *dup, uint32_t *no
     *nops = 0;
     for (uint32_t pos = 0, n; pos < len; pos += n) {
         n = cmp_op_length(code + pos);
-        for (uint32_t k = target_words(code + pos, &last); k && k <= last; k++)
+        for (uint32_t k = cmp_target_words(code + pos, &last); k && k <= last; k++)
             if (!is_start(f, map, target_at(code, pos + k))) return false;
         map[pos] = at;
         td_copy p;

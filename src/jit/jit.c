@@ -6,9 +6,11 @@
  *
  *   - Registers: rbx = fp, r12 = memory 0's base, r13 = its size as the
  *     interpreter last read it, r14 = &attention, r15 = the instance's
- *     globals. rax, rcx, rdx and xmm0 are scratch within one operation;
- *     nothing lives in a register from one operation to the next, so the
- *     code can be entered at any operation and left after any.
+ *     globals. rax, rcx, rdx, xmm0 and xmm1 are scratch within one
+ *     operation; rsi, rdi, r8-r11 and xmm2-xmm15 cache slots within a
+ *     straight run of operations (the register cache below: the frame
+ *     is always exact, so the code can be left after any operation, and
+ *     entered where a run starts).
  *   - Leaving: compiled code returns the word index of an operation to the
  *     interpreter, which runs it in the same frame: calls and returns
  *     (which the interpreter makes, frame records and all), any check
@@ -114,6 +116,9 @@ typedef struct jit_fixup {
     uint32_t pc;  /* the operation it reaches (a label or, for exits, a stub) */
 } jit_fixup;
 
+enum { JIT_NGP = 6, JIT_NXMM = 14 }; /* cache registers: 6 general, xmm2-xmm15 */
+enum { JIT_LABEL = 1, JIT_ENTRY = 2 };
+
 typedef struct jit_cc {
     x64_buf b;
     const cmp_func *cf;
@@ -123,6 +128,13 @@ typedef struct jit_cc {
     uint32_t njumps, nexits, cap_jumps, cap_exits;
     size_t attention_exit; /* the entry's jump to the exit at word 0 with JIT_AT_ATTENTION */
     bool oom;
+    /* The register cache (below): slot + 1 held by each register, 0 none. */
+    uint32_t gp[JIT_NGP], xmm[JIT_NXMM];
+    uint32_t gp_next, xmm_next;
+    /* code_len entries: JIT_LABEL where a branch or a handler lands,
+       JIT_ENTRY where the cache was empty (where jit_run may enter). */
+    uint8_t *marks;
+    bool flush_next; /* the operation emitted last is not straight-line code */
 } jit_cc;
 
 static void add_fixup(jit_cc *c, jit_fixup **v, uint32_t *n, uint32_t *cap, size_t at, uint32_t pc) {
@@ -143,10 +155,111 @@ static void jump_to(jit_cc *c, size_t at, uint32_t pc) { add_fixup(c, &c->jumps,
 /* A jump to the exit that hands the operation at `pc` to the interpreter. */
 static void exit_to(jit_cc *c, size_t at, uint32_t pc) { add_fixup(c, &c->exits, &c->nexits, &c->cap_exits, at, pc); }
 
+/* ------------------------------------------------------------------------
+ * The register cache: within a straight run of operations, the slots last
+ * written or read are kept in registers as well as in the frame, so an
+ * operation that reads a value the one before it made reads a register,
+ * not the store still on its way to memory. Every store still goes to the
+ * frame (the cache is write-through), so an exit at any point leaves the
+ * frame exact and nothing is ever written back. A cache register holds the
+ * slot's whole 64-bit value (an XMM register: in its low 64 bits). The
+ * cache is emptied where code can be reached from elsewhere: a branch's or
+ * a handler's target, and after any operation that is not straight-line
+ * code (a branch, a call, a return, an exit to the interpreter that comes
+ * back at the next operation); only there can the interpreter enter
+ * machine code (jit_run), which is what makes the cached values true.
+ * ------------------------------------------------------------------------ */
+static const int cache_gp_reg[JIT_NGP] = {X64_RSI, X64_RDI, X64_R8, X64_R9, X64_R10, X64_R11};
+
+static void cache_clear(jit_cc *c) {
+    memset(c->gp, 0, sizeof c->gp);
+    memset(c->xmm, 0, sizeof c->xmm);
+}
+static void cache_drop(jit_cc *c, uint32_t slot) {
+    for (int i = 0; i < JIT_NGP; i++)
+        if (c->gp[i] == slot + 1) c->gp[i] = 0;
+    for (int i = 0; i < JIT_NXMM; i++)
+        if (c->xmm[i] == slot + 1) c->xmm[i] = 0;
+}
+/* The register caching `slot` (GP: a register number; XMM: 2..15), or -1. */
+static int cache_gp(const jit_cc *c, uint32_t slot) {
+    for (int i = 0; i < JIT_NGP; i++)
+        if (c->gp[i] == slot + 1) return cache_gp_reg[i];
+    return -1;
+}
+static int cache_xmm(const jit_cc *c, uint32_t slot) {
+    for (int i = 0; i < JIT_NXMM; i++)
+        if (c->xmm[i] == slot + 1) return 2 + i;
+    return -1;
+}
+/* A register for `slot`'s new value (the least recently taken). */
+static int cache_take_gp(jit_cc *c, uint32_t slot) {
+    cache_drop(c, slot);
+    uint32_t i = c->gp_next++ % JIT_NGP;
+    c->gp[i] = slot + 1;
+    return cache_gp_reg[i];
+}
+static int cache_take_xmm(jit_cc *c, uint32_t slot) {
+    cache_drop(c, slot);
+    uint32_t i = c->xmm_next++ % JIT_NXMM;
+    c->xmm[i] = slot + 1;
+    return 2 + (int)i;
+}
+
+/* `opc reg, slot` for a general-register operation reading the slot as
+   its r/m operand: from the cache where the register form means the
+   same. A 64-bit load (mov) is cached in turn. */
+static void rd(jit_cc *c, int pfx, int w, uint32_t opc, int reg, uint32_t slot) {
+    int r = cache_gp(c, slot);
+    /* Without a REX prefix, r/m8 registers 4-7 are ah..bh, not sil/dil. */
+    bool byte_rm = opc == 0x0FB6 || opc == 0x0FBE;
+    if (r >= 0 && !(byte_rm && r >= 4 && r < 8 && !w && !(reg & 8))) {
+        x64_rr(&c->b, pfx, w, opc, reg, r);
+        return;
+    }
+    int x = cache_xmm(c, slot);
+    if (x >= 0 && opc == 0x8B && !pfx) {
+        x64_rr(&c->b, 0x66, w, 0x0F7E, x, reg); /* movd/movq reg, xmm (66 (W) 0F 7E /r): zero-extends */
+        return;
+    }
+    x64_rm_slot(&c->b, pfx, w, opc, reg, slot);
+    if (opc == 0x8B && w && !pfx) x64_rr(&c->b, 0, 1, 0x8B, cache_take_gp(c, slot), reg);
+}
+/* `opc xmm_reg, slot` for a scalar SSE operation reading the slot as its
+   r/m operand. */
+static void rd_xmm(jit_cc *c, int pfx, uint32_t opc, int reg, uint32_t slot) {
+    int x = cache_xmm(c, slot);
+    if (x >= 0) x64_rr(&c->b, pfx, 0, opc, reg, x);
+    else x64_rm_slot(&c->b, pfx, 0, opc, reg, slot);
+}
+/* xmm_reg = the slot as an f32 or f64 (movss / movsd). */
+static void ld_xmm(jit_cc *c, int dbl, int reg, uint32_t slot) {
+    int x = cache_xmm(c, slot), r = cache_gp(c, slot);
+    if (x >= 0) x64_rr(&c->b, 0, 0, 0x0F28, reg, x);          /* movaps reg, x */
+    else if (r >= 0) x64_rr(&c->b, 0x66, 1, 0x0F6E, reg, r);  /* movq reg, r (66 W 0F 6E /r) */
+    else x64_rm_slot(&c->b, dbl ? 0xF2 : 0xF3, 0, 0x0F10, reg, slot);
+}
+
 /* Scratch registers' loads and stores of slots. */
-static void ld32(jit_cc *c, int r, uint32_t slot) { x64_rm_slot(&c->b, 0, 0, 0x8B, r, slot); }
-static void ld64(jit_cc *c, int r, uint32_t slot) { x64_rm_slot(&c->b, 0, 1, 0x8B, r, slot); }
-static void st64(jit_cc *c, int r, uint32_t slot) { x64_rm_slot(&c->b, 0, 1, 0x89, r, slot); }
+static void ld32(jit_cc *c, int r, uint32_t slot) { rd(c, 0, 0, 0x8B, r, slot); }
+static void ld64(jit_cc *c, int r, uint32_t slot) { rd(c, 0, 1, 0x8B, r, slot); }
+/* The frame's store only: code no cached value can depend on (the entry). */
+static void st64_frame(jit_cc *c, int r, uint32_t slot) { x64_rm_slot(&c->b, 0, 1, 0x89, r, slot); }
+static void st64(jit_cc *c, int r, uint32_t slot) {
+    st64_frame(c, r, slot);
+    x64_rr(&c->b, 0, 1, 0x8B, cache_take_gp(c, slot), r);
+}
+/* A float result in xmm0 to its slot: an f64 is stored from xmm0 and
+   cached in an XMM register, an f32 zero-extended through eax. */
+static void st_xmm0(jit_cc *c, int dbl, uint32_t slot) {
+    if (!dbl) {
+        x64_rr(&c->b, 0x66, 0, 0x0F7E, 0, X64_RAX); /* movd eax, xmm0 */
+        st64(c, X64_RAX, slot);
+        return;
+    }
+    x64_rm_slot(&c->b, 0xF2, 0, 0x0F11, 0, slot);                /* movsd [slot], xmm0 */
+    x64_rr(&c->b, 0, 0, 0x0F28, cache_take_xmm(c, slot), 0);    /* movaps x, xmm0 */
+}
 
 /* Leaves for the interpreter at this operation (unconditionally). */
 static void leave_here(jit_cc *c, uint32_t pc) { exit_to(c, x64_jmp32(&c->b), pc); }
@@ -186,8 +299,8 @@ static const uint8_t alu_rm[] = {0x03, 0x2B, 0x23, 0x0B, 0x33};
 static const uint8_t alu_ext[] = {0, 5, 4, 1, 6, 0, 4, 7, 5, 0, 1};
 
 static void alu_slot(jit_cc *c, int w, alu_kind k, int r, uint32_t b) {
-    if (k <= AL_XOR) x64_rm_slot(&c->b, 0, w, alu_rm[k], r, b);
-    else if (k == AL_MUL) x64_rm_slot(&c->b, 0, w, 0x0FAF, r, b);
+    if (k <= AL_XOR) rd(c, 0, w, alu_rm[k], r, b);
+    else if (k == AL_MUL) rd(c, 0, w, 0x0FAF, r, b);
     else {
         ld32(c, X64_RCX, b);
         x64_rr(&c->b, 0, w, 0xD3, alu_ext[k], r); /* shift r by cl (masked by the CPU as wasm does) */
@@ -206,22 +319,22 @@ static void alu_imm(jit_cc *c, int w, alu_kind k, int r, uint32_t imm) {
     }
 }
 static void bin(jit_cc *c, int w, alu_kind k, uint32_t d, uint32_t a, uint32_t b) {
-    x64_rm_slot(&c->b, 0, w, 0x8B, X64_RAX, a);
+    rd(c, 0, w, 0x8B, X64_RAX, a);
     alu_slot(c, w, k, X64_RAX, b);
     st64(c, X64_RAX, d);
 }
 static void bin_imm(jit_cc *c, int w, alu_kind k, uint32_t d, uint32_t a, uint32_t imm) {
-    x64_rm_slot(&c->b, 0, w, 0x8B, X64_RAX, a);
+    rd(c, 0, w, 0x8B, X64_RAX, a);
     alu_imm(c, w, k, X64_RAX, imm);
     st64(c, X64_RAX, d);
 }
 /* Flags of a cmp b (slot or imm), then d = cc. */
 static void cmp_slot(jit_cc *c, int w, uint32_t a, uint32_t b) {
-    x64_rm_slot(&c->b, 0, w, 0x8B, X64_RAX, a);
-    x64_rm_slot(&c->b, 0, w, 0x3B, X64_RAX, b);
+    rd(c, 0, w, 0x8B, X64_RAX, a);
+    rd(c, 0, w, 0x3B, X64_RAX, b);
 }
 static void cmp_imm(jit_cc *c, int w, uint32_t a, uint32_t imm) {
-    x64_rm_slot(&c->b, 0, w, 0x81, 7, a);
+    rd(c, 0, w, 0x81, 7, a);
     x64_u32(&c->b, imm);
 }
 static void set_bool(jit_cc *c, int cc, uint32_t d) {
@@ -232,7 +345,7 @@ static void set_bool(jit_cc *c, int cc, uint32_t d) {
 /* Integer division (§4.3.2 idiv/irem): divisor 0, and for the signed ones
    -1 (overflow or a zero remainder), leave to the interpreter. */
 static void divide(jit_cc *c, uint32_t pc, int w, bool sign, bool rem, uint32_t d, uint32_t a, uint32_t b) {
-    x64_rm_slot(&c->b, 0, w, 0x8B, X64_RCX, b);
+    rd(c, 0, w, 0x8B, X64_RCX, b);
     x64_rr(&c->b, 0, w, 0x85, X64_RCX, X64_RCX); /* test rcx, rcx */
     exit_to(c, x64_jcc32(&c->b, X64_CC_E), pc);
     if (sign) {
@@ -240,7 +353,7 @@ static void divide(jit_cc *c, uint32_t pc, int w, bool sign, bool rem, uint32_t 
         x64_byte(&c->b, 0xFF);
         exit_to(c, x64_jcc32(&c->b, X64_CC_E), pc);
     }
-    x64_rm_slot(&c->b, 0, w, 0x8B, X64_RAX, a);
+    rd(c, 0, w, 0x8B, X64_RAX, a);
     if (sign) {
         if (w) x64_byte(&c->b, 0x48);
         x64_byte(&c->b, 0x99); /* cdq / cqo */
@@ -254,7 +367,7 @@ static void divide(jit_cc *c, uint32_t pc, int w, bool sign, bool rem, uint32_t 
 static void count_bits(jit_cc *c, int w, bool lead, uint32_t d, uint32_t a) {
     int width = w ? 64 : 32;
     x64_mov_imm32(&c->b, X64_RCX, lead ? (uint32_t)(2 * width - 1) : (uint32_t)width);
-    x64_rm_slot(&c->b, 0, w, lead ? 0x0FBD : 0x0FBC, X64_RAX, a); /* bsr/bsf rax, [a]: ZF when 0 */
+    rd(c, 0, w, lead ? 0x0FBD : 0x0FBC, X64_RAX, a); /* bsr/bsf rax, [a]: ZF when 0 */
     x64_rr(&c->b, 0, w, 0x0F44, X64_RAX, X64_RCX);               /* cmove rax, rcx */
     if (lead) {                                                    /* clz = (width - 1) ^ bsr */
         x64_rr(&c->b, 0, w, 0x83, 6, X64_RAX);
@@ -315,23 +428,20 @@ static void store(jit_cc *c, uint32_t pc, uint32_t n, uint32_t value, uint32_t o
 /* xmm0 = slot; xmm0 op= slot; slot = xmm0 (f32: zero-extended, as slots hold it). */
 static void fbin(jit_cc *c, int dbl, uint8_t op, uint32_t d, uint32_t a, uint32_t b) {
     int pfx = dbl ? 0xF2 : 0xF3;
-    x64_rm_slot(&c->b, pfx, 0, 0x0F10, 0, a);
-    x64_rm_slot(&c->b, pfx, 0, 0x0F00 | op, 0, b);
-    x64_rr(&c->b, 0x66, dbl, 0x0F7E, 0, X64_RAX); /* movd/movq rax, xmm0 */
-    st64(c, X64_RAX, d);
+    ld_xmm(c, dbl, 0, a);
+    rd_xmm(c, pfx, 0x0F00 | op, 0, b);
+    st_xmm0(c, dbl, d);
 }
 static void fsqrt(jit_cc *c, int dbl, uint32_t d, uint32_t a) {
-    x64_rm_slot(&c->b, dbl ? 0xF2 : 0xF3, 0, 0x0F51, 0, a);
-    x64_rr(&c->b, 0x66, dbl, 0x0F7E, 0, X64_RAX);
-    st64(c, X64_RAX, d);
+    rd_xmm(c, dbl ? 0xF2 : 0xF3, 0x0F51, 0, a);
+    st_xmm0(c, dbl, d);
 }
 /* Comparisons: ucomis[sd] x, y; unordered sets ZF, PF and CF. a < b is
    b > a, so every ordered test is "above" or "above or equal". */
 static void fcmp(jit_cc *c, int dbl, int kind, uint32_t d, uint32_t a, uint32_t b) {
-    int pfx = dbl ? 0xF2 : 0xF3;
     bool swap = kind == 2 || kind == 4; /* lt, le */
-    x64_rm_slot(&c->b, pfx, 0, 0x0F10, 0, swap ? b : a);
-    x64_rm_slot(&c->b, dbl ? 0x66 : 0, 0, 0x0F2E, 0, swap ? a : b);
+    ld_xmm(c, dbl, 0, swap ? b : a);
+    rd_xmm(c, dbl ? 0x66 : 0, 0x0F2E, 0, swap ? a : b);
     switch (kind) {
     case 0: /* eq: ZF and not PF */
         x64_setcc(&c->b, X64_CC_E, X64_RAX);
@@ -351,7 +461,7 @@ static void fcmp(jit_cc *c, int dbl, int kind, uint32_t d, uint32_t a, uint32_t 
 }
 /* Sign bit operations on the bits: bt[rc] r, imm8 (/6 btr, /7 btc). */
 static void fsign(jit_cc *c, int dbl, int ext, uint32_t d, uint32_t a) {
-    x64_rm_slot(&c->b, 0, dbl, 0x8B, X64_RAX, a);
+    rd(c, 0, dbl, 0x8B, X64_RAX, a);
     x64_rr(&c->b, 0, dbl, 0x0FBA, ext, X64_RAX);
     x64_byte(&c->b, dbl ? 63 : 31);
     st64(c, X64_RAX, d);
@@ -359,12 +469,11 @@ static void fsign(jit_cc *c, int dbl, int ext, uint32_t d, uint32_t a) {
 /* cvtsi2s[sd] xmm0, rax (rax: the integer, sign- or zero-extended to 64
    bits, which is exact, so one rounding as the C conversion makes). */
 static void fconvert(jit_cc *c, int dbl, uint32_t d, uint32_t a, int how) {
-    if (how == 0) x64_rm_slot(&c->b, 0, 1, 0x63, X64_RAX, a);   /* i32_s: movsxd */
+    if (how == 0) rd(c, 0, 1, 0x63, X64_RAX, a);   /* i32_s: movsxd */
     else if (how == 1) ld32(c, X64_RAX, a);                     /* i32_u */
     else ld64(c, X64_RAX, a);                                    /* i64_s */
     x64_rr(&c->b, dbl ? 0xF2 : 0xF3, 1, 0x0F2A, 0, X64_RAX);
-    x64_rr(&c->b, 0x66, dbl, 0x0F7E, 0, X64_RAX);
-    st64(c, X64_RAX, d);
+    st_xmm0(c, dbl, d);
 }
 
 /* f64/f32.convert_i64_u: below 2^63 the signed conversion; above, half
@@ -389,8 +498,7 @@ static void fconvert_u64(jit_cc *c, int dbl, uint32_t d, uint32_t a) {
     x64_rr(b, pfx, 1, 0x0F2A, 0, X64_RCX);        /* cvtsi2s[sd] xmm0, rcx */
     x64_rr(b, pfx, 0, 0x0F58, 0, 0);              /* adds[sd] xmm0, xmm0 */
     x64_land8(b, done);
-    x64_rr(b, 0x66, dbl, 0x0F7E, 0, X64_RAX);
-    st64(c, X64_RAX, d);
+    st_xmm0(c, dbl, d);
 }
 /* copysign on the bits, as the interpreter: a's magnitude, b's sign. */
 static void fcopysign(jit_cc *c, int dbl, uint32_t d, uint32_t a, uint32_t b) {
@@ -420,8 +528,8 @@ static void fcopysign(jit_cc *c, int dbl, uint32_t d, uint32_t a, uint32_t b) {
 static void fminmax(jit_cc *c, uint32_t pc, int dbl, bool max, uint32_t d, uint32_t a, uint32_t b) {
     x64_buf *buf = &c->b;
     int pfx = dbl ? 0xF2 : 0xF3, pd = dbl ? 0x66 : 0;
-    x64_rm_slot(buf, pfx, 0, 0x0F10, 0, a);           /* movs[sd] xmm0, [a] */
-    x64_rm_slot(buf, pfx, 0, 0x0F10, 1, b);           /* movs[sd] xmm1, [b] */
+    ld_xmm(c, dbl, 0, a);           /* movs[sd] xmm0, [a] */
+    ld_xmm(c, dbl, 1, b);           /* movs[sd] xmm1, [b] */
     x64_rr(buf, pd, 0, 0x0F2E, 0, 1);                 /* ucomis[sd] xmm0, xmm1 */
     exit_to(c, x64_jcc32(buf, X64_CC_P), pc);         /* unordered: a NaN */
     size_t unequal = x64_jcc8(buf, X64_CC_NE);
@@ -430,8 +538,7 @@ static void fminmax(jit_cc *c, uint32_t pc, int dbl, bool max, uint32_t d, uint3
     x64_land8(buf, unequal);
     x64_rr(buf, pfx, 0, max ? 0x0F5F : 0x0F5D, 0, 1); /* maxs[sd] / mins[sd] xmm0, xmm1 */
     x64_land8(buf, done);
-    x64_rr(buf, 0x66, dbl, 0x0F7E, 0, X64_RAX);
-    st64(c, X64_RAX, d);
+    st_xmm0(c, dbl, d);
 }
 /* ceil floor trunc nearest: rounds[sd] xmm0, m, imm8 (66 0F 3A 0A/0B /r
    ib, SSE4.1; imm8 = 8 | mode: precision exception suppressed, mode 0
@@ -440,10 +547,9 @@ static void fminmax(jit_cc *c, uint32_t pc, int dbl, bool max, uint32_t d, uint3
    return, -0 kept; a NaN comes back quieted with its payload, as the
    interpreter's NaN path (x + x) gives it. */
 static void fround(jit_cc *c, int dbl, uint8_t mode, uint32_t d, uint32_t a) {
-    x64_rm_slot(&c->b, 0x66, 0, dbl ? 0x0F3A0B : 0x0F3A0A, 0, a);
+    rd_xmm(c, 0x66, dbl ? 0x0F3A0B : 0x0F3A0A, 0, a);
     x64_byte(&c->b, (uint8_t)(8 | mode));
-    x64_rr(&c->b, 0x66, dbl, 0x0F7E, 0, X64_RAX);
-    st64(c, X64_RAX, d);
+    st_xmm0(c, dbl, d);
 }
 /* xmm1 = the constant v (exact in the format): mov ecx/rcx, bits; movd/movq xmm1, ecx/rcx (66 (W) 0F 6E /r). */
 static void fconst1(jit_cc *c, int dbl, double v) {
@@ -485,7 +591,7 @@ static void ftrunc(jit_cc *c, uint32_t pc, int dbl, int bits, bool uns, bool sat
         lo = -9223372036854775808.0, lo_incl = true, sat_lo = lo;
         hi = 9223372036854775808.0, min = (uint64_t)INT64_MIN, max = INT64_MAX;
     }
-    x64_rm_slot(b, pfx, 0, 0x0F10, 0, a);            /* movs[sd] xmm0, [a] */
+    ld_xmm(c, dbl, 0, a);            /* movs[sd] xmm0, [a] */
     size_t to_zero = 0, to_min = 0, to_max = 0;
     if (sat) {
         x64_rr(b, pd, 0, 0x0F2E, 0, 0);              /* ucomis[sd] xmm0, xmm0: NaN? */
@@ -615,7 +721,7 @@ static void emit_entry(jit_cc *c) {
     uint32_t nzero = cf->nlocals - cf->nparams;
     if (nzero <= 16) {
         if (nzero) x64_rr(b, 0, 0, 0x33, X64_RAX, X64_RAX);                   /* xor eax, eax */
-        for (uint32_t i = cf->nparams; i < cf->nlocals; i++) st64(c, X64_RAX, i);
+        for (uint32_t i = cf->nparams; i < cf->nlocals; i++) st64_frame(c, X64_RAX, i);
     } else {
         x64_rm_slot(b, 0, 1, 0x8D, X64_RDI, cf->nparams);                       /* lea rdi, first */
         x64_mov_imm32(b, X64_RCX, nzero);
@@ -627,7 +733,7 @@ static void emit_entry(jit_cc *c) {
     if (cf->nconsts <= 16) {
         for (uint32_t i = 0; i < cf->nconsts; i++) {
             x64_mov_imm64(b, X64_RAX, cf->consts[i]);
-            st64(c, X64_RAX, cf->nlocals + i);
+            st64_frame(c, X64_RAX, cf->nlocals + i);
         }
     } else {
         x64_rm_slot(b, 0, 1, 0x8D, X64_RDI, cf->nlocals);
@@ -753,18 +859,18 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
             leave_here(c, pc);
             return true;
         }
-        x64_rm_slot(&c->b, 0xF3, op == CMP_I64_POPCNT, 0x0FB8, X64_RAX, ip[2]); /* popcnt rax, [a] (F3 (W) 0F B8 /r) */
+        rd(c, 0xF3, op == CMP_I64_POPCNT, 0x0FB8, X64_RAX, ip[2]); /* popcnt rax, [a] (F3 (W) 0F B8 /r) */
         st64(c, X64_RAX, ip[1]);
         return true;
     case CMP_I32_WRAP_I64: ld32(c, X64_RAX, ip[2]); st64(c, X64_RAX, ip[1]); return true;
     case CMP_I64_EXTEND_I32_S: case CMP_I64_EXTEND32_S:
-        x64_rm_slot(&c->b, 0, 1, 0x63, X64_RAX, ip[2]);
+        rd(c, 0, 1, 0x63, X64_RAX, ip[2]);
         st64(c, X64_RAX, ip[1]);
         return true;
     case CMP_I32_EXTEND8_S: case CMP_I32_EXTEND16_S: case CMP_I64_EXTEND8_S: case CMP_I64_EXTEND16_S: {
         bool byte = op == CMP_I32_EXTEND8_S || op == CMP_I64_EXTEND8_S;
         bool w = op == CMP_I64_EXTEND8_S || op == CMP_I64_EXTEND16_S;
-        x64_rm_slot(&c->b, 0, w, byte ? 0x0FBE : 0x0FBF, X64_RAX, ip[2]);
+        rd(c, 0, w, byte ? 0x0FBE : 0x0FBF, X64_RAX, ip[2]);
         st64(c, X64_RAX, ip[1]);
         return true;
     }
@@ -845,9 +951,8 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
     case CMP_I64_TRUNC_SAT_F64_U: ftrunc(c, pc, 1, 64, true, true, ip[1], ip[2]); return true;
     case CMP_F64_PROMOTE_F32: case CMP_F32_DEMOTE_F64: {
         bool up = op == CMP_F64_PROMOTE_F32;
-        x64_rm_slot(&c->b, up ? 0xF3 : 0xF2, 0, 0x0F5A, 0, ip[2]);
-        x64_rr(&c->b, 0x66, up, 0x0F7E, 0, X64_RAX);
-        st64(c, X64_RAX, ip[1]);
+        rd_xmm(c, up ? 0xF3 : 0xF2, 0x0F5A, 0, ip[2]);
+        st_xmm0(c, up, ip[1]);
         return true;
     }
 
@@ -867,7 +972,7 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
     case CMP_SELECT: /* dst, cond, a (if cond), b */
         ld64(c, X64_RAX, ip[3]);
         cmp_imm(c, 0, ip[2], 0);
-        x64_rm_slot(&c->b, 0, 1, 0x0F44, X64_RAX, ip[4]); /* cmove rax, [b] */
+        rd(c, 0, 1, 0x0F44, X64_RAX, ip[4]); /* cmove rax, [b] */
         st64(c, X64_RAX, ip[1]);
         return true;
     case CMP_GLOBAL_GET:
@@ -945,10 +1050,9 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
         }
         static const uint8_t sse[] = {0x58, 0x5C, 0x59};
         uint32_t k = dbl ? op - CMP_F64_ADD_LD : op - CMP_F32_ADD_LD;
-        x64_rm_slot(&c->b, dbl ? 0xF2 : 0xF3, 0, 0x0F10, 0, ip[2]);
+        ld_xmm(c, dbl, 0, ip[2]);
         x64_rm_mem(&c->b, dbl ? 0xF2 : 0xF3, 0, 0x0F00 | sse[k], 0, (int32_t)ip[4]);
-        x64_rr(&c->b, 0x66, dbl, 0x0F7E, 0, X64_RAX);
-        st64(c, X64_RAX, ip[1]);
+        st_xmm0(c, dbl, ip[1]);
         return true;
     }
     default:
@@ -970,7 +1074,9 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
         return true;
     }
 
-    /* control */
+    /* control: what follows is not straight-line code from here (the
+       register cache, above), but for a conditional branch's fall-through */
+    c->flush_next = true;
     switch (op) {
     case CMP_BR: taken(c, pc, target_of(c->code, pc, 1)); return true;
     case CMP_SAFE_POINT: /* a back-edge's unit without its BR (taildup.c): the interpreter counts it */
@@ -979,21 +1085,25 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
     case CMP_BR_IF: case CMP_BR_UNLESS:
         cmp_imm(c, 0, ip[1], 0);
         branch_if(c, op == CMP_BR_IF ? X64_CC_NE : X64_CC_E, pc, target_of(c->code, pc, 2));
+        c->flush_next = false;
         return true;
     case CMP_BR_IF_I32_EQZ: case CMP_BR_IF_I64_EQZ: case CMP_BR_IF_I64_NEZ:
         cmp_imm(c, op != CMP_BR_IF_I32_EQZ, ip[1], 0);
         branch_if(c, op == CMP_BR_IF_I64_NEZ ? X64_CC_NE : X64_CC_E, pc, target_of(c->code, pc, 2));
+        c->flush_next = false;
         return true;
     case CMP_BR_IF_I32_EQ ... CMP_BR_IF_I64_GE_U: {
         bool w = op >= CMP_BR_IF_I64_EQ;
         cmp_slot(c, w, ip[1], ip[2]);
         branch_if(c, int_cc[op - (w ? CMP_BR_IF_I64_EQ : CMP_BR_IF_I32_EQ)], pc, target_of(c->code, pc, 3));
+        c->flush_next = false;
         return true;
     }
     case CMP_BR_IF_I32_EQ_IMM ... CMP_BR_IF_I64_GE_U_IMM: {
         bool w = op >= CMP_BR_IF_I64_EQ_IMM;
         cmp_imm(c, w, ip[1], ip[2]);
         branch_if(c, int_cc[op - (w ? CMP_BR_IF_I64_EQ_IMM : CMP_BR_IF_I32_EQ_IMM)], pc, target_of(c->code, pc, 3));
+        c->flush_next = false;
         return true;
     }
     case CMP_BR_TABLE: { /* index, n, then n + 1 targets */
@@ -1060,6 +1170,22 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
     }
 }
 
+/* Marks every branch's target and every exception handler's (where the
+   interpreter goes on after a catch) as a label. */
+static void mark_labels(jit_cc *c) {
+    const cmp_func *cf = c->cf;
+    for (uint32_t pc = 0; pc < cf->code_len; pc += cmp_op_length(cf->code + pc)) {
+        uint32_t word = first_of_pair(cf->code[pc]), last;
+        uint32_t at[3] = {word, 0, pc + 2 < cf->code_len ? cf->code[pc + 2] : 0};
+        for (uint32_t k = cmp_target_words(at, &last); k && k <= last; k++) {
+            uint32_t t = target_of(cf->code, pc, k);
+            if (t < cf->code_len) c->marks[t] |= JIT_LABEL;
+        }
+    }
+    for (uint32_t i = 0; i < cf->nhandlers; i++)
+        if (cf->handlers[i].target < cf->code_len) c->marks[cf->handlers[i].target] |= JIT_LABEL;
+}
+
 /* The epilogue every exit jumps to: the way out of weft_jit_enter_. */
 static void emit_epilogue(x64_buf *b) {
     x64_rm_base(b, 0, 1, 0x89, X64_RBX, X64_RBP, R_FP);               /* the frame it leaves in */
@@ -1070,6 +1196,7 @@ static void emit_epilogue(x64_buf *b) {
 }
 
 static void jit_cc_free(jit_cc *c) {
+    free(c->marks);
     free(c->b.p);
     free(c->jumps);
     free(c->exits);
@@ -1087,10 +1214,22 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
     c.code = cf->code;
     c.map = malloc((cf->code_len ? cf->code_len : 1) * sizeof *c.map);
     if (!c.map) goto fell_back;
+    c.marks = calloc(cf->code_len ? cf->code_len : 1, 1);
+    if (!c.marks) {
+        jit_cc_free(&c);
+        goto fell_back;
+    }
     for (uint32_t i = 0; i < cf->code_len; i++) c.map[i] = JIT_NO_ENTRY;
+    mark_labels(&c);
     size_t entry = c.b.len;
     emit_entry(&c);
+    c.flush_next = true; /* word 0: the entry's */
     for (uint32_t pc = 0; pc < cf->code_len; pc += cmp_op_length(cf->code + pc)) {
+        if (c.flush_next || (c.marks[pc] & JIT_LABEL)) {
+            cache_clear(&c);
+            c.marks[pc] |= JIT_ENTRY;
+        }
+        c.flush_next = false;
         c.map[pc] = (uint32_t)c.b.len;
         if (!emit_op(&c, pc)) {
 #ifdef WEFT_JIT_DEBUG
@@ -1126,6 +1265,9 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
         if (c.jumps[i].pc >= cf->code_len || c.map[c.jumps[i].pc] == JIT_NO_ENTRY) c.oom = true;
         else x64_patch_rel32(&c.b, c.jumps[i].at, c.map[c.jumps[i].pc]);
     }
+    /* jit_run enters only where the cache was empty (above). */
+    for (uint32_t pc = 0; pc < cf->code_len; pc++)
+        if (!(c.marks[pc] & JIT_ENTRY)) c.map[pc] = JIT_NO_ENTRY;
     if (c.oom || c.b.oom || c.b.len > 0x7FFFFFFF) {
 #ifdef WEFT_JIT_DEBUG
         fprintf(stderr, "jit: function %u falls back: %s\n", cf->func_index,

@@ -72,4 +72,36 @@
       (local.set 2 (i32.add (local.get 2) (i32.const 1)))
       (br_if $l (i32.lt_u (local.get 2) (i32.wrap_i64 (i64.and (local.get 0) (i64.const 7))))))
     (i64.extend_i32_u (local.get 3)))
+  ;; The compiler tier's register cache (jit.c): chains whose values pass
+  ;; through every cache register. Sign extensions of bytes and halves
+  ;; read from whichever register holds the value (rsi/rdi need a REX
+  ;; prefix as byte registers); f32, f64 and integer views of the same
+  ;; bits; a loop whose label must forget what was cached before it.
+  (func (export "cache_ext.add") (param i64 i64) (result i64) (local i32)
+    (local.set 2 (i32.add (i32.wrap_i64 (local.get 0)) (i32.wrap_i64 (local.get 1))))
+    (local.set 2 (i32.extend8_s (i32.add (local.get 2) (i32.const 0x7f))))
+    (local.set 2 (i32.extend16_s (i32.xor (local.get 2) (i32.const 0x8181))))
+    (local.set 2 (i32.extend8_s (i32.add (local.get 2) (i32.const 0x3f))))
+    (local.set 2 (i32.extend8_s (i32.sub (local.get 2) (i32.const 0x11))))
+    (local.set 2 (i32.extend16_s (i32.mul (local.get 2) (i32.const 0x301))))
+    (local.set 2 (i32.extend8_s (i32.add (local.get 2) (i32.const 0x5a))))
+    (local.set 2 (i32.extend8_s (i32.rotl (local.get 2) (i32.const 3))))
+    (i64.add (i64.extend8_s (i64.extend_i32_s (local.get 2)))
+             (i64.extend16_s (i64.add (local.get 0) (i64.extend_i32_u (local.get 2))))))
+  (func (export "cache_mix.mul") (param i64 i64) (result i64) (local f64 f32)
+    (local.set 2 (f64.mul (f64.reinterpret_i64 (local.get 0)) (f64.reinterpret_i64 (local.get 1))))
+    (local.set 3 (f32.demote_f64 (local.get 2)))
+    (local.set 2 (f64.add (f64.promote_f32 (local.get 3)) (f64.sqrt (local.get 2))))
+    (local.set 3 (f32.mul (local.get 3) (f32.reinterpret_i32 (i32.wrap_i64 (local.get 1)))))
+    (i64.xor (i64.add (i64.reinterpret_f64 (local.get 2)) (i64.extend_i32_u (i32.reinterpret_f32 (local.get 3))))
+             (i64.reinterpret_f64 (f64.sub (local.get 2) (f64.convert_i64_s (local.get 0))))))
+  (func (export "cache_loop.add") (param i64 i64) (result i64) (local i64 i32 f64)
+    (local.set 2 (i64.add (local.get 0) (local.get 1)))
+    (local.set 4 (f64.reinterpret_i64 (local.get 1)))
+    (loop $l
+      (local.set 2 (i64.add (i64.mul (local.get 2) (i64.const 3)) (local.get 1)))
+      (local.set 4 (f64.add (local.get 4) (f64.convert_i64_s (local.get 2))))
+      (local.set 3 (i32.add (local.get 3) (i32.const 1)))
+      (br_if $l (i32.lt_u (local.get 3) (i32.const 5))))
+    (i64.xor (local.get 2) (i64.reinterpret_f64 (local.get 4))))
 )
