@@ -650,10 +650,10 @@ static void ftrunc(jit_cc *c, uint32_t pc, int dbl, int bits, bool uns, bool sat
  * return to an interpreted caller, another instance, the last frame)
  * leaves at the operation, and the interpreter does it.
  * ------------------------------------------------------------------------ */
-static void call_internal(jit_cc *c, uint32_t pc, uint32_t own_index, uint32_t base) {
+/* The call itself, rax = the callee's cmp_func (of this instance): its
+   frame record, its frame, its entry. `len`: the call operation's words. */
+static void call_compiled(jit_cc *c, uint32_t pc, uint32_t base, uint32_t len) {
     x64_buf *b = &c->b;
-    x64_rm_base(b, 0, 1, 0x8B, X64_RAX, X64_RBP, R_CODE_TABLE);
-    x64_rm_base(b, 0, 1, 0x8B, X64_RAX, X64_RAX, (int32_t)(own_index * 8));  /* rax = the callee's cmp_func */
     x64_rm_base(b, 0, 1, 0x8B, X64_RCX, X64_RAX, (int32_t)offsetof(cmp_func, jit));
     x64_rr(b, 0, 1, 0x85, X64_RCX, X64_RCX);
     exit_to(c, x64_jcc32(b, X64_CC_E), pc);                                    /* not compiled */
@@ -667,7 +667,7 @@ static void call_internal(jit_cc *c, uint32_t pc, uint32_t own_index, uint32_t b
     x64_rm_base(b, 0, 1, 0x3B, X64_RDI, X64_RBP, R_STACK_END);
     exit_to(c, x64_jcc32(b, X64_CC_A), pc);                                    /* no stack */
     /* The frame record, as `enter` writes it. */
-    x64_mov_imm64(b, X64_RDI, (uint64_t)(uintptr_t)(c->cf->code + pc + CMP_LEN_CALL_INTERNAL));
+    x64_mov_imm64(b, X64_RDI, (uint64_t)(uintptr_t)(c->cf->code + pc + len));
     x64_rm_base(b, 0, 1, 0x89, X64_RDI, X64_RDX, F_RET_IP);
     x64_rm_base(b, 0, 1, 0x89, X64_RBX, X64_RDX, F_FP);
     x64_mov_imm64(b, X64_RDI, (uint64_t)(uintptr_t)c->cf);
@@ -683,6 +683,46 @@ static void call_internal(jit_cc *c, uint32_t pc, uint32_t own_index, uint32_t b
     x64_rm_base(b, 0, 1, 0x03, X64_RAX, X64_RCX, (int32_t)offsetof(jit_func, entry));
     x64_byte(b, 0xFF);                                                         /* jmp rax */
     x64_byte(b, 0xE0);
+}
+static void call_internal(jit_cc *c, uint32_t pc, uint32_t own_index, uint32_t base) {
+    x64_rm_base(&c->b, 0, 1, 0x8B, X64_RAX, X64_RBP, R_CODE_TABLE);
+    x64_rm_base(&c->b, 0, 1, 0x8B, X64_RAX, X64_RAX, (int32_t)(own_index * 8)); /* rax = the callee's cmp_func */
+    call_compiled(c, pc, base, CMP_LEN_CALL_INTERNAL);
+}
+/* call_indirect (§4.4.8) of a function of this instance with machine
+   code: INDIRECT_CALLEE's checks (interp.c), in its order; an index out
+   of the table, a null element, a type that is not the same object (the
+   interpreter then compares the types' structure), a host function or
+   another instance's, and the interpreter makes the call, or the trap. */
+static void call_indirect(jit_cc *c, uint32_t pc, uint32_t type, uint32_t table, uint32_t index, uint32_t base) {
+    x64_buf *b = &c->b;
+    if (table > JIT_MAX_SLOT || type > 0x7FFFFFFFu / sizeof(mod_functype)) {
+        leave_here(c, pc);
+        return;
+    }
+    x64_rm_base(b, 0, 1, 0x8B, X64_RDX, X64_RBP, R_INST);
+    x64_rm_base(b, 0, 1, 0x8B, X64_RAX, X64_RDX, (int32_t)offsetof(weft_instance, tables));
+    x64_rm_base(b, 0, 1, 0x8B, X64_RAX, X64_RAX, (int32_t)(table * 8));                /* rax = the table */
+    ld32(c, X64_RCX, index);
+    x64_rm_base(b, 0, 0, 0x3B, X64_RCX, X64_RAX, (int32_t)offsetof(weft_table, size));
+    exit_to(c, x64_jcc32(b, X64_CC_AE), pc);                                          /* out of the table */
+    x64_rm_base(b, 0, 1, 0x8B, X64_RAX, X64_RAX, (int32_t)offsetof(weft_table, elems));
+    static const uint8_t ld_elem[] = {0x48, 0x8B, 0x04, 0xC8};                        /* mov rax, [rax + rcx*8] */
+    for (size_t i = 0; i < sizeof ld_elem; i++) x64_byte(b, ld_elem[i]);
+    x64_rr(b, 0, 1, 0x85, X64_RAX, X64_RAX);
+    exit_to(c, x64_jcc32(b, X64_CC_E), pc);                                           /* null */
+    x64_rm_base(b, 0, 1, 0x3B, X64_RDX, X64_RAX, (int32_t)offsetof(weft_func, inst));
+    exit_to(c, x64_jcc32(b, X64_CC_NE), pc);                                          /* another instance */
+    x64_rm_base(b, 0, 1, 0x8B, X64_RDX, X64_RDX, (int32_t)offsetof(weft_instance, module));
+    x64_rm_base(b, 0, 1, 0x8B, X64_RDX, X64_RDX, (int32_t)offsetof(weft_module, types));
+    x64_rr(b, 0, 1, 0x81, 0, X64_RDX);                                                /* add rdx, type * size */
+    x64_u32(b, (uint32_t)(type * sizeof(mod_functype)));
+    x64_rm_base(b, 0, 1, 0x3B, X64_RDX, X64_RAX, (int32_t)offsetof(weft_func, type));
+    exit_to(c, x64_jcc32(b, X64_CC_NE), pc);                                          /* not the same type object */
+    x64_rm_base(b, 0, 1, 0x8B, X64_RAX, X64_RAX, (int32_t)offsetof(weft_func, code));
+    x64_rr(b, 0, 1, 0x85, X64_RAX, X64_RAX);
+    exit_to(c, x64_jcc32(b, X64_CC_E), pc);                                           /* a host function */
+    call_compiled(c, pc, base, CMP_LEN_CALL_INDIRECT);
 }
 static void emit_return(jit_cc *c, uint32_t pc) {
     x64_buf *b = &c->b;
@@ -1144,10 +1184,11 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
         return true;
     }
     case CMP_CALL_INTERNAL: call_internal(c, pc, ip[1], ip[2]); return true;
+    case CMP_CALL_INDIRECT: call_indirect(c, pc, ip[1], ip[2], ip[3], ip[4]); return true;
     case CMP_RETURN: emit_return(c, pc); return true;
     /* What the interpreter does in the frame: other calls (it pushes the
        frame record and enters the callee, compiled or not), traps. */
-    case CMP_CALL: case CMP_CALL_INDIRECT: case CMP_UNREACHABLE:
+    case CMP_CALL: case CMP_UNREACHABLE:
         leave_here(c, pc);
         return true;
     default:
