@@ -30,12 +30,25 @@ run_suite() {
 }
 
 # Unit tests: each program is one test; exit 0 means pass.
+# A failing test's first lines (a sanitizer's report starts there) are
+# printed again at the end, next to the summary that run_suite shows.
 unit() {
-    local p=0 f=0
+    local p=0 f=0 out reports=""
+    out=$(mktemp)
     for t in "$BUILD"/tests/*; do
         [ -x "$t" ] || continue
-        if "$t"; then p=$((p + 1)); else echo "FAIL $t"; f=$((f + 1)); fi
+        if "$t" >"$out" 2>&1; then
+            p=$((p + 1))
+            cat "$out"
+        else
+            cat "$out"
+            echo "FAIL $t"
+            reports+="== FAIL $t, its first lines:"$'\n'"$(grep -v '^  ' "$out" | head -n 12)"$'\n'
+            f=$((f + 1))
+        fi
     done
+    rm -f "$out"
+    printf '%s' "$reports"
     echo "$p passed, $f failed"
     [ "$f" -eq 0 ]
 }

@@ -102,7 +102,7 @@ static void config_and_misuse(void) {
     CHECK(weft_sched_new(engine, &c, &s, &err) == WEFT_ERR_MISUSE && !s, "deterministic coop");
     c = (weft_sched_config){.runners = 1};
     CHECK(weft_sched_new(engine, &c, &s, &err) == WEFT_OK, "pool: %s", err.message);
-    weft_sched_summary sum;
+    weft_sched_summary sum = {0};
     CHECK(weft_sched_run_until_idle(s, &sum) == WEFT_ERR_MISUSE, "run_until_idle on a pool");
     CHECK(weft_sched_fd(s) == -1, "no fd for a pool");
     weft_sched_free(s);

@@ -155,7 +155,7 @@ static void preempted_in_try_table(weft_engine *engine) {
     CHECK(weft_sched_start(s, e, 0, on_ended, &r, NULL, &err) == WEFT_OK, "sched start: %s", err.message);
     uint32_t slices = 0;
     for (int i = 0; i < 100000 && !r.done; i++) {
-        weft_sched_summary sum;
+        weft_sched_summary sum = {0}; /* .events is read: none wanted */
         CHECK(weft_sched_run_until_idle(s, &sum) == WEFT_OK, "run");
         slices += sum.ran;
     }
