@@ -135,7 +135,11 @@ typedef struct jit_cc {
        JIT_ENTRY where the cache was empty (where jit_run may enter). */
     uint8_t *marks;
     bool flush_next; /* the operation emitted last is not straight-line code */
+    /* code_len entries: a safe point's exit, its target + 1 (meter_at) and
+       JIT_METER_COUNTED; 0 for other exits. */
+    uint32_t *meter;
 } jit_cc;
+#define JIT_METER_COUNTED 0x80000000u
 
 static void add_fixup(jit_cc *c, jit_fixup **v, uint32_t *n, uint32_t *cap, size_t at, uint32_t pc) {
     if (*n == *cap) {
@@ -274,20 +278,77 @@ static void attention_check(jit_cc *c, uint32_t pc) {
     exit_to(c, x64_jcc32(&c->b, X64_CC_NE), pc);
 }
 
-/* A taken branch from the operation at `pc` to `target`: a safe point.
-   With the attention word set, the interpreter takes it (again). */
-static void taken(jit_cc *c, uint32_t pc, uint32_t target) {
+static uint32_t target_of(const uint32_t *code, uint32_t pc, uint32_t k) {
+    return pc + k + (uint32_t)(int32_t)code[pc + k];
+}
+/* The exit at `pc` is a safe point's: with the attention word set, its
+   stub meters in machine code and goes on at `target` when it can
+   (emit_meter); `counted`: a back-edge, which costs a unit. */
+static void meter_at(jit_cc *c, uint32_t pc, uint32_t target, bool counted) {
+    c->meter[pc] = (target + 1) | (counted ? JIT_METER_COUNTED : 0);
+}
+/* A taken branch from the operation at `pc` to the target in its word
+   `k`: a safe point. With the attention word set, its exit stub meters
+   it or leaves, and the interpreter takes it (again). */
+static void taken(jit_cc *c, uint32_t pc, uint32_t k) {
+    uint32_t target = target_of(c->code, pc, k);
+    meter_at(c, pc, target, cmp_is_back_edge(c->cf, pc + k));
     attention_check(c, pc);
     jump_to(c, x64_jmp32(&c->b), target);
 }
 /* If condition `cc` holds (flags set just before), take the branch. */
-static void branch_if(jit_cc *c, int cc, uint32_t pc, uint32_t target) {
+static void branch_if(jit_cc *c, int cc, uint32_t pc, uint32_t k) {
     size_t skip = x64_jcc8(&c->b, cc ^ 1);
-    taken(c, pc, target);
+    taken(c, pc, k);
     x64_land8(&c->b, skip);
 }
-static uint32_t target_of(const uint32_t *code, uint32_t pc, uint32_t k) {
-    return pc + k + (uint32_t)(int32_t)code[pc + k];
+
+/* The attention word's fast path, out of line in an exit's stub: with
+   only the execution's own metering bits set (EXEC_ATTN_OWN: fuel, a
+   deterministic or cooperative slice), a safe point that counts takes its
+   unit of each here, exactly as the interpreter's handler would (exec.h,
+   interp.c `attention`), and one that does not count costs nothing; then
+   it goes on at `target`. Anything else (a request: stop, suspend,
+   tier-up; fuel to take from the store's budget; the slice's last unit)
+   falls through to the plain exit after it. */
+#define JIT_FUEL_DISP ((int32_t)(offsetof(weft_exec, fuel_left) - offsetof(weft_exec, attention)))
+#define JIT_SLICE_DISP ((int32_t)(offsetof(weft_exec, slice_left) - offsetof(weft_exec, attention)))
+static void test_eax(x64_buf *b, uint32_t imm) {
+    x64_byte(b, 0xA9); /* test eax, imm32 */
+    x64_u32(b, imm);
+}
+static void emit_meter(jit_cc *c, bool counted, uint32_t target) {
+    x64_buf *b = &c->b;
+    size_t fail[3], skip;
+    int nfail = 0;
+    x64_rm_base(b, 0, 0, 0x8B, X64_RAX, X64_R14, 0);               /* mov eax, [r14] */
+    test_eax(b, ~EXEC_ATTN_OWN);
+    fail[nfail++] = x64_jcc8(b, X64_CC_NE);                          /* a request */
+    if (counted) {
+        /* Both checks before either count, so a fall-through has counted nothing. */
+        test_eax(b, EXEC_ATTN_FUEL);
+        skip = x64_jcc8(b, X64_CC_E);
+        x64_rm_base(b, 0, 1, 0x83, 7, X64_R14, JIT_FUEL_DISP);      /* cmp qword [fuel_left], 0 */
+        x64_byte(b, 0);
+        fail[nfail++] = x64_jcc8(b, X64_CC_E);
+        x64_land8(b, skip);
+        test_eax(b, EXEC_ATTN_SLICE);
+        skip = x64_jcc8(b, X64_CC_E);
+        x64_rm_base(b, 0, 1, 0x83, 7, X64_R14, JIT_SLICE_DISP);     /* cmp qword [slice_left], 1 */
+        x64_byte(b, 1);
+        fail[nfail++] = x64_jcc8(b, X64_CC_E);
+        x64_land8(b, skip);
+        test_eax(b, EXEC_ATTN_FUEL);
+        skip = x64_jcc8(b, X64_CC_E);
+        x64_rm_base(b, 0, 1, 0xFF, 1, X64_R14, JIT_FUEL_DISP);      /* dec qword [fuel_left] */
+        x64_land8(b, skip);
+        test_eax(b, EXEC_ATTN_SLICE);
+        skip = x64_jcc8(b, X64_CC_E);
+        x64_rm_base(b, 0, 1, 0xFF, 1, X64_R14, JIT_SLICE_DISP);     /* dec qword [slice_left] */
+        x64_land8(b, skip);
+    }
+    jump_to(c, x64_jmp32(b), target);
+    for (int i = 0; i < nfail; i++) x64_land8(b, fail[i]);
 }
 
 /* ------------------------------------------------------------------------
@@ -1118,31 +1179,32 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
        register cache, above), but for a conditional branch's fall-through */
     c->flush_next = true;
     switch (op) {
-    case CMP_BR: taken(c, pc, target_of(c->code, pc, 1)); return true;
-    case CMP_SAFE_POINT: /* a back-edge's unit without its BR (taildup.c): the interpreter counts it */
+    case CMP_BR: taken(c, pc, 1); return true;
+    case CMP_SAFE_POINT: /* a back-edge's unit without its BR (taildup.c) */
+        meter_at(c, pc, pc + CMP_LEN_SAFE_POINT, true);
         attention_check(c, pc);
         return true;
     case CMP_BR_IF: case CMP_BR_UNLESS:
         cmp_imm(c, 0, ip[1], 0);
-        branch_if(c, op == CMP_BR_IF ? X64_CC_NE : X64_CC_E, pc, target_of(c->code, pc, 2));
+        branch_if(c, op == CMP_BR_IF ? X64_CC_NE : X64_CC_E, pc, 2);
         c->flush_next = false;
         return true;
     case CMP_BR_IF_I32_EQZ: case CMP_BR_IF_I64_EQZ: case CMP_BR_IF_I64_NEZ:
         cmp_imm(c, op != CMP_BR_IF_I32_EQZ, ip[1], 0);
-        branch_if(c, op == CMP_BR_IF_I64_NEZ ? X64_CC_NE : X64_CC_E, pc, target_of(c->code, pc, 2));
+        branch_if(c, op == CMP_BR_IF_I64_NEZ ? X64_CC_NE : X64_CC_E, pc, 2);
         c->flush_next = false;
         return true;
     case CMP_BR_IF_I32_EQ ... CMP_BR_IF_I64_GE_U: {
         bool w = op >= CMP_BR_IF_I64_EQ;
         cmp_slot(c, w, ip[1], ip[2]);
-        branch_if(c, int_cc[op - (w ? CMP_BR_IF_I64_EQ : CMP_BR_IF_I32_EQ)], pc, target_of(c->code, pc, 3));
+        branch_if(c, int_cc[op - (w ? CMP_BR_IF_I64_EQ : CMP_BR_IF_I32_EQ)], pc, 3);
         c->flush_next = false;
         return true;
     }
     case CMP_BR_IF_I32_EQ_IMM ... CMP_BR_IF_I64_GE_U_IMM: {
         bool w = op >= CMP_BR_IF_I64_EQ_IMM;
         cmp_imm(c, w, ip[1], ip[2]);
-        branch_if(c, int_cc[op - (w ? CMP_BR_IF_I64_EQ_IMM : CMP_BR_IF_I32_EQ_IMM)], pc, target_of(c->code, pc, 3));
+        branch_if(c, int_cc[op - (w ? CMP_BR_IF_I64_EQ_IMM : CMP_BR_IF_I32_EQ_IMM)], pc, 3);
         c->flush_next = false;
         return true;
     }
@@ -1238,6 +1300,7 @@ static void emit_epilogue(x64_buf *b) {
 
 static void jit_cc_free(jit_cc *c) {
     free(c->marks);
+    free(c->meter);
     free(c->b.p);
     free(c->jumps);
     free(c->exits);
@@ -1256,7 +1319,8 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
     c.map = malloc((cf->code_len ? cf->code_len : 1) * sizeof *c.map);
     if (!c.map) goto fell_back;
     c.marks = calloc(cf->code_len ? cf->code_len : 1, 1);
-    if (!c.marks) {
+    c.meter = calloc(cf->code_len ? cf->code_len : 1, sizeof *c.meter);
+    if (!c.marks || !c.meter) {
         jit_cc_free(&c);
         goto fell_back;
     }
@@ -1285,6 +1349,7 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
     size_t epilogue = c.b.len;
     emit_epilogue(&c.b);
     x64_patch_rel32(&c.b, c.attention_exit, c.b.len);
+    emit_meter(&c, true, 0);                        /* a function entry counts */
     x64_mov_imm32(&c.b, X64_RAX, JIT_AT_ATTENTION); /* word 0, the entry's safe point */
     x64_patch_rel32(&c.b, x64_jmp32(&c.b), epilogue);
     uint32_t *stub = calloc(cf->code_len ? cf->code_len : 1, sizeof *stub); /* offset + 1 */
@@ -1293,6 +1358,7 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
         uint32_t pc = c.exits[i].pc;
         if (!stub[pc]) {
             stub[pc] = (uint32_t)c.b.len + 1;
+            if (c.meter[pc]) emit_meter(&c, c.meter[pc] & JIT_METER_COUNTED, (c.meter[pc] & ~JIT_METER_COUNTED) - 1);
             x64_mov_imm32(&c.b, X64_RAX, pc);
             x64_patch_rel32(&c.b, x64_jmp32(&c.b), epilogue);
         }
