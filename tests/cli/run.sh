@@ -180,6 +180,14 @@ c tailcall-plain-calls 134 "" "^error: trap: call stack exhausted" -- \
 c tailcall-host 0 28 "" -- run --invoke host_tail "$M/tailcall.wasm"
 c tailcall-y 0 1 "" -- run -W tail-call=y --invoke even "$M/tailcall.wasm" 10
 c tailcall-off 2 "" "1:malformed module: illegal opcode 0x12" -- run -W tail-call=n --invoke even "$M/tailcall.wasm" 10
+# A C program built with clang -mtail-call (tests/cli/src/tailcall_c.c):
+# a bytecode loop threaded with musttail through a handler table
+# (return_call_indirect) and mutual recursion (return_call), millions of
+# calls deep in a 1 MiB stack; node (V8) prints the same. Refused whole
+# with tail calls off.
+c tailcall-c 0 "vm: 4000002 steps, acc 555548
+even(3000001) = 0" "" -- run --max-stack 1M "$M/tailcall_c.wasm" 3000001
+c tailcall-c-off 2 "" "malformed module: illegal opcode 0x1[23]" -- run -W tail-call=n "$M/tailcall_c.wasm"
 # Every Wasm 3.0 feature but GC is built in: =y, =n and the bare key are
 # accepted.
 for key in tail-call function-references exceptions multi-memory memory64 relaxed-simd; do
