@@ -315,6 +315,13 @@ WEFT_API bool weft_jit_built(void);
    interpreter (an operation it does not handle yet), in this process so
    far. */
 WEFT_API void weft_jit_stats(uint64_t *compiled, uint64_t *fell_back);
+/* Of the functions compiled so far in this process: the bytes of their
+   wasm bodies, of the machine code made for them (without the page
+   rounding of its mappings), and the CPU nanoseconds spent translating
+   weft's internal code into machine code (the wasm was compiled to that
+   code before, as for the interpreter). Any
+   pointer may be NULL. */
+WEFT_API void weft_jit_sizes(uint64_t *wasm_bytes, uint64_t *code_bytes, uint64_t *compile_ns);
 
 typedef struct weft_engine weft_engine;
 

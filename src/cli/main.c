@@ -408,6 +408,19 @@ static int cli_opt(int argc, char **argv, int *i, const char *name, const char *
     return 1;
 }
 
+/* WEFT_JIT_STATS=1: what the compiler tier did, on stderr at exit
+   (every exit: a program's proc_exit too). docs/jit.md, "Measured". */
+static void cli_jit_report(void) {
+    uint64_t compiled, left, wasm, code, ns;
+    weft_jit_stats(&compiled, &left);
+    weft_jit_sizes(&wasm, &code, &ns);
+    fprintf(stderr,
+            "jit: %llu functions compiled, %llu left to the interpreter; %.1f KiB of wasm code in %.2f ms "
+            "(%.1f MB/s), %.1f KiB of machine code (%.2f bytes per wasm byte)\n",
+            (unsigned long long)compiled, (unsigned long long)left, wasm / 1024.0, ns / 1e6,
+            ns ? wasm * 1e3 / (double)ns : 0.0, code / 1024.0, wasm ? (double)code / (double)wasm : 0.0);
+}
+
 static int cli_run_main(int argc, char **argv) {
     cli_run_opts o;
     memset(&o, 0, sizeof o);
@@ -420,6 +433,8 @@ static int cli_run_main(int argc, char **argv) {
     /* WEFT_TIER=interp|jit|auto changes that default, as a --tier before
        the others would: a whole test suite runs on one tier without
        changing its command lines (docs/jit.md, "Forced-jit suites"). */
+    const char *jit_stats = getenv("WEFT_JIT_STATS");
+    if (jit_stats && *jit_stats && strcmp(jit_stats, "0") != 0) atexit(cli_jit_report);
     const char *env_tier = getenv("WEFT_TIER");
     if (env_tier && *env_tier && cli_apply(&o, CLI_OPT_TIER, env_tier, "WEFT_TIER") != 0) return CLI_EXIT_USAGE;
     int i = 0;

@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../exec/exec.h"
@@ -39,6 +40,10 @@
 #include "x64.h"
 
 static _Atomic uint64_t jit_compiled, jit_fell_back;
+/* Of the functions compiled: their wasm bodies' bytes (as the operations
+   map back to the module: from the first to the last), the machine code
+   made for them, and the CPU time spent translating (weft_jit_sizes). */
+static _Atomic uint64_t jit_wasm_bytes, jit_code_bytes, jit_ns;
 
 /* Instructions beyond the x86-64 baseline, used when the CPU has them
    (else the operation is left to the interpreter): popcnt, and SSE4.1's
@@ -53,6 +58,19 @@ static bool cpu_has(int which) {
 void weft_jit_stats(uint64_t *compiled, uint64_t *fell_back) {
     if (compiled) *compiled = atomic_load_explicit(&jit_compiled, memory_order_relaxed);
     if (fell_back) *fell_back = atomic_load_explicit(&jit_fell_back, memory_order_relaxed);
+}
+
+void weft_jit_sizes(uint64_t *wasm_bytes, uint64_t *code_bytes, uint64_t *compile_ns) {
+    if (wasm_bytes) *wasm_bytes = atomic_load_explicit(&jit_wasm_bytes, memory_order_relaxed);
+    if (code_bytes) *code_bytes = atomic_load_explicit(&jit_code_bytes, memory_order_relaxed);
+    if (compile_ns) *compile_ns = atomic_load_explicit(&jit_ns, memory_order_relaxed);
+}
+
+/* This thread's CPU time (a translation's cost, whatever else the machine runs). */
+static int64_t thread_cpu_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 bool weft_jit_built(void) { return true; }
@@ -1311,6 +1329,7 @@ static void jit_cc_free(jit_cc *c) {
 void jit_compile(const mod_module *m, cmp_func *cf) {
     (void)m;
     cf->jit = NULL;
+    int64_t t0 = thread_cpu_ns();
     if (cf->frame_size > JIT_MAX_SLOT) goto fell_back;
     jit_cc c;
     memset(&c, 0, sizeof c);
@@ -1409,6 +1428,11 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
     jit_cc_free(&c);
     cf->jit = j;
     atomic_fetch_add_explicit(&jit_compiled, 1, memory_order_relaxed);
+    if (cf->npcmap)
+        atomic_fetch_add_explicit(&jit_wasm_bytes, cf->pcmap[2 * (cf->npcmap - 1) + 1] - cf->pcmap[1] + 1,
+                                  memory_order_relaxed);
+    atomic_fetch_add_explicit(&jit_code_bytes, c.b.len, memory_order_relaxed);
+    atomic_fetch_add_explicit(&jit_ns, (uint64_t)(thread_cpu_ns() - t0), memory_order_relaxed);
     return;
 fell_back:
     atomic_fetch_add_explicit(&jit_fell_back, 1, memory_order_relaxed);
@@ -1428,6 +1452,11 @@ void jit_free(cmp_func *cf) {
 void weft_jit_stats(uint64_t *compiled, uint64_t *fell_back) {
     if (compiled) *compiled = 0;
     if (fell_back) *fell_back = 0;
+}
+void weft_jit_sizes(uint64_t *wasm_bytes, uint64_t *code_bytes, uint64_t *compile_ns) {
+    if (wasm_bytes) *wasm_bytes = 0;
+    if (code_bytes) *code_bytes = 0;
+    if (compile_ns) *compile_ns = 0;
 }
 bool weft_jit_built(void) { return false; }
 void jit_compile(const mod_module *m, cmp_func *cf) {

@@ -95,6 +95,12 @@ c run-dashdash 0 "hello from wat" "" -- run -- "$M/hello.wasm" --not-an-option
 c run-tier-interp 0 "hello from wat" "" -- run --tier interp "$M/hello.wasm"
 c run-tier-jit 0 "hello from wat" "" -- run --tier jit "$M/hello.wasm"
 c bad-tier 2 "" "^error: bad --tier 'fast': expected interp, jit or auto" -- run --tier fast "$M/hello.wasm"
+# WEFT_JIT_STATS=1: the compiler tier's counts and sizes on stderr at exit.
+if "$WEFT" --version | grep -q '^tiers: .*jit'; then
+    WEFT_JIT_STATS=1 c jit-stats 0 "hello from wat" \
+        "^jit: [1-9][0-9]* functions compiled, 0 left to the interpreter; [0-9.]+ KiB of wasm code in [0-9.]+ ms \([0-9.]+ MB/s\), [0-9.]+ KiB of machine code \([0-9.]+ bytes per wasm byte\)$" \
+        -- run --tier jit "$M/hello.wasm"
+fi
 # WEFT_TIER sets the default tier (forced-jit suites); a bad one is a usage error.
 WEFT_TIER=fast c bad-env-tier 2 "" "^error: bad WEFT_TIER 'fast': expected interp, jit or auto" -- run "$M/hello.wasm"
 
