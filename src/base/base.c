@@ -100,33 +100,39 @@ bool base_read_bytes(base_reader *r, size_t n, const uint8_t **out) {
     return true;
 }
 
+/* A failed LEB128 read: the reason, and the cursor where it stopped (at
+   most `end`, where offsets in errors point). */
+static bool leb_fail(base_reader *r, const uint8_t *p, const char *why) {
+    r->why = why;
+    r->p = p < r->end ? p : r->end;
+    return false;
+}
+
+/* Both readers look at bytes up to `stop`, the reader's `limit` where it
+   has one past `end` (base_reader), so that a number running past `end`
+   is reported by its own error if it has one; a number that is well
+   formed but ends past `end` is "unexpected end". */
 bool base_read_uleb(base_reader *r, unsigned bits, uint64_t *out) {
     uint64_t result = 0;
     unsigned shift = 0;
     unsigned max_bytes = (bits + 6) / 7;
+    const uint8_t *p = r->p, *stop = r->limit > r->end ? r->limit : r->end;
     for (unsigned i = 0;; i++) {
-        if (r->p >= r->end) {
-            r->why = "unexpected end";
-            return false;
-        }
-        uint8_t b = *r->p++;
+        if (p >= stop) return leb_fail(r, p, "unexpected end");
+        uint8_t b = *p++;
         if (i == max_bytes - 1) {
             /* Last permitted byte: no continuation, and the bits beyond
                `bits` must be zero. */
-            if (b & 0x80) {
-                r->why = "integer representation too long";
-                return false;
-            }
+            if (b & 0x80) return leb_fail(r, p, "integer representation too long");
             unsigned used = bits - shift; /* value bits this byte may carry */
-            if (used < 7 && (b >> used) != 0) {
-                r->why = "integer too large";
-                return false;
-            }
+            if (used < 7 && (b >> used) != 0) return leb_fail(r, p, "integer too large");
         }
         result |= (uint64_t)(b & 0x7f) << shift;
         shift += 7;
         if (!(b & 0x80)) break;
     }
+    if (p > r->end) return leb_fail(r, p, "unexpected end");
+    r->p = p;
     *out = result;
     return true;
 }
@@ -136,33 +142,27 @@ bool base_read_sleb(base_reader *r, unsigned bits, int64_t *out) {
     unsigned shift = 0;
     unsigned max_bytes = (bits + 6) / 7;
     uint8_t b;
+    const uint8_t *p = r->p, *stop = r->limit > r->end ? r->limit : r->end;
     for (unsigned i = 0;; i++) {
-        if (r->p >= r->end) {
-            r->why = "unexpected end";
-            return false;
-        }
-        b = *r->p++;
+        if (p >= stop) return leb_fail(r, p, "unexpected end");
+        b = *p++;
         if (i == max_bytes - 1) {
-            if (b & 0x80) {
-                r->why = "integer representation too long";
-                return false;
-            }
+            if (b & 0x80) return leb_fail(r, p, "integer representation too long");
             /* The unused high bits of the last byte must all equal the sign
                bit of the value (bit `bits - 1`). */
             unsigned used = bits - shift;
             if (used < 7) {
                 int8_t sb = (int8_t)(b << 1) >> 1; /* sign-extend 7 bits */
                 int8_t top = (int8_t)(sb >> (used - 1));
-                if (top != 0 && top != -1) {
-                    r->why = "integer too large";
-                    return false;
-                }
+                if (top != 0 && top != -1) return leb_fail(r, p, "integer too large");
             }
         }
         result |= (uint64_t)(b & 0x7f) << shift;
         shift += 7;
         if (!(b & 0x80)) break;
     }
+    if (p > r->end) return leb_fail(r, p, "unexpected end");
+    r->p = p;
     if (shift < 64 && (b & 0x40)) result |= ~(uint64_t)0 << shift;
     *out = (int64_t)result;
     return true;

@@ -137,12 +137,18 @@ bool base_spin(base_spin_gate *g, int64_t max_ns, bool (*done)(void *), void *ar
 
 /* A cursor over bytes of a module. `base` is the start of the whole module so
    offsets in errors are module offsets. Reads never go past `end`; a failed
-   read returns false and leaves the reason in `why` (a static string). */
+   read returns false and leaves the reason in `why` (a static string).
+   `limit`, when set (past `end`: the module's end), is where a LEB128 that
+   runs past `end` may still be looked at, only to name its own error: the
+   reference decoder reads a function body's numbers on past the body's
+   size, so a malformed number there is reported as such ("integer
+   representation too long") before the size mismatch it also makes. */
 typedef struct base_reader {
     const uint8_t *base;
     const uint8_t *p;
     const uint8_t *end;
     const char *why;
+    const uint8_t *limit;
 } base_reader;
 
 static inline uint32_t base_reader_offset(const base_reader *r) {

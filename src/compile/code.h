@@ -93,6 +93,10 @@ static inline bool cmp_is_back_edge(const cmp_func *f, uint32_t word) {
    WEFT_ERR_INVALID or WEFT_ERR_MALFORMED with the function index and byte
    offset, and frees what it made. */
 weft_status cmp_compile_module(mod_module *m, weft_error *err);
+/* Checks the binary form (§5.4) of every body of `m`, whose code section
+   decoded whole (m->code_end) though a later part may not have: the
+   first malformed body's error, WEFT_ERR_MALFORMED, or WEFT_OK. */
+weft_status cmp_check_bodies(mod_module *m, weft_error *err);
 /* Frees m->code and the stubs. */
 void cmp_free_module_code(mod_module *m);
 

@@ -1572,6 +1572,7 @@ static weft_status compile_body(compiler *c, const mod_func *fn) {
     c->r.base = c->m->bytes;
     c->r.p = fn->body;
     c->r.end = fn->body + fn->body_len;
+    c->r.limit = c->m->bytes + c->m->len;
     c->r.why = NULL;
     c->ntemps = 0;
     c->base = c->nlocal_slots + cmp_const_area(c) + c->reserved_temps;
@@ -1860,6 +1861,14 @@ weft_status cmp_compile_module(mod_module *m, weft_error *err) {
     compiler_free(&c);
     free(ok);
     if (st != WEFT_OK) cmp_free_module_code(m);
+    return st;
+}
+
+weft_status cmp_check_bodies(mod_module *m, weft_error *err) {
+    compiler c;
+    compiler_init(&c, m, err);
+    weft_status st = cmp_scan_bodies(&c, 0);
+    compiler_free(&c);
     return st;
 }
 

@@ -18,6 +18,13 @@ static weft_status load_owned(weft_engine *engine, uint8_t *buf, size_t len, wef
     m->engine = engine;
     atomic_init(&m->refcount, 1);
     weft_status st = mod_decode(m, err);
+    if (st == WEFT_ERR_MALFORMED && m->code_end && err && err->offset >= m->code_end) {
+        /* Decoding is one pass in file order (§5.5): a body's malformed
+           instruction is found before a later section's error. mod_decode
+           leaves the instructions to this stage, so read them first. */
+        weft_error body_err;
+        if (cmp_check_bodies(m, &body_err) == WEFT_ERR_MALFORMED) *err = body_err;
+    }
     if (st == WEFT_OK) st = cmp_compile_module(m, err);
     if (st != WEFT_OK) {
         weft_module_release(m);

@@ -32,6 +32,7 @@ weft_status cmp_walk_body(compiler *c, const mod_func *fn, bool consts) {
     c->r.base = c->m->bytes;
     c->r.p = fn->body;
     c->r.end = fn->body + fn->body_len;
+    c->r.limit = c->m->bytes + c->m->len;
     uint32_t depth = 1, u;
     uint64_t u64;
     int64_t s64;

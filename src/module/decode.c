@@ -1114,6 +1114,7 @@ static weft_status dec_code(dec *d) {
         TRY_OR_RETURN(dec_code_entry(d, i));
     }
     d->cur_func = UINT32_MAX;
+    if (n == d->nfunc_own) d->m->code_end = dec_off(d);
     return WEFT_OK;
 }
 
@@ -1188,7 +1189,7 @@ static bool names_read_name(base_reader *r, const uint8_t **p, uint32_t *len) {
 static weft_status dec_names(dec *d) {
     mod_module *m = d->m;
     weft_status rc = WEFT_OK;
-    base_reader r = {m->bytes, d->names, d->names + d->names_len, NULL};
+    base_reader r = {m->bytes, d->names, d->names + d->names_len, NULL, NULL};
     char *modname = NULL, **fnames = NULL;
     int last_id = -1;
     while (r.p < r.end) {
@@ -1199,7 +1200,7 @@ static weft_status dec_names(dec *d) {
             (int)id <= last_id)
             goto ignore;
         last_id = id;
-        base_reader sub = {m->bytes, r.p, r.p + size, NULL};
+        base_reader sub = {m->bytes, r.p, r.p + size, NULL, NULL};
         r.p += size;
         if (id == 0) {
             if (!names_read_name(&sub, &p, &len) || sub.p != sub.end) goto ignore;
@@ -1286,7 +1287,7 @@ weft_status mod_decode(mod_module *m, weft_error *err) {
     d.err = err;
     d.cur_func = UINT32_MAX;
     if (m->len > UINT32_MAX) return dec_malformed(&d, 0, "module too large (over 4 GiB)");
-    d.r = (base_reader){m->bytes, m->bytes, m->bytes + m->len, NULL};
+    d.r = (base_reader){m->bytes, m->bytes, m->bytes + m->len, NULL, NULL};
 
     /* §5.5.16 magic and version. */
     const uint8_t *p;

@@ -236,6 +236,10 @@ struct weft_module {
     uint32_t nelems;
     mod_elem *elems;
 
+    /* Offset just past the code section once all of it decoded (0 before):
+       a later decoding error is reported after the bodies' own (load.c). */
+    uint32_t code_end;
+
     bool has_data_count;
     uint32_t data_count;
     uint32_t ndatas;
