@@ -197,7 +197,11 @@ static void fairness(void) {
 
 /* ---- Deadlines ---- */
 
-static void deadlines(void) {
+/* Two workers in recv with a 50 ms timeout, spawned about 20 ms apart.
+   Returns false, having checked nothing of the order, when the machine
+   was too slow for the scenario: the second was not parked before the
+   first's deadline passed (a loaded machine; the caller runs it again). */
+static bool deadlines_once(void) {
     weft_sched *s = coop_new(0);
     int64_t t0 = now_ns();
     weft_worker *w1 = spawn_on(s, guest, "recv_timeout", NULL, NULL); /* recv with 50 ms */
@@ -209,11 +213,15 @@ static void deadlines(void) {
     sleep_ms(20);
     weft_worker *w2 = spawn_on(s, guest, "recv_timeout", NULL, NULL);
     sum = drain(s, 10);
-    CHECK(sum.deadline == d1, "the earliest of two deadlines, got %+lld ns",
-          (long long)(sum.deadline - d1));
-    /* Nothing changes before it passes: the scheduler never sleeps. */
-    sum = run(s);
-    CHECK(sum.outcome == WEFT_SCHED_IDLE && sum.ran == 0 && sum.deadline == d1, "still waiting");
+    bool in_time = now_ns() < d1;
+    if (in_time) {
+        CHECK(sum.deadline == d1, "the earliest of two deadlines, got %+lld ns",
+              (long long)(sum.deadline - d1));
+        /* Nothing changes before it passes: the scheduler never sleeps. */
+        sum = run(s);
+        if (now_ns() < d1)
+            CHECK(sum.outcome == WEFT_SCHED_IDLE && sum.ran == 0 && sum.deadline == d1, "still waiting");
+    }
     while (now_ns() < d1) sleep_ms(1);
     sum = drain(s, 10);
     weft_worker_end end;
@@ -228,6 +236,12 @@ static void deadlines(void) {
     weft_worker_free(w1);
     weft_worker_free(w2);
     weft_sched_free(s);
+    return in_time;
+}
+
+static void deadlines(void) {
+    int tries = 1;
+    while (!deadlines_once()) CHECK(++tries <= 5, "5 tries too slow for 50 ms deadlines");
 }
 
 /* ---- The edge ---- */
