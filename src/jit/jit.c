@@ -369,6 +369,82 @@ static void emit_meter(jit_cc *c, bool counted, uint32_t target) {
     for (int i = 0; i < nfail; i++) x64_land8(b, fail[i]);
 }
 
+/* lea rdx, [rip + disp32]: returns where the disp32 is, to patch. */
+static size_t lea_rdx_rip(x64_buf *b) {
+    x64_byte(b, 0x48);
+    x64_byte(b, 0x8D);
+    x64_byte(b, 0x15);
+    size_t at = b->len;
+    x64_u32(b, 0);
+    return at;
+}
+/* Fills a jump table at `table`: entry i, the distance from the table to
+   stubs[i] (signed: movsxd reads it). */
+static void fill_table(x64_buf *b, size_t table, const size_t *stubs, uint32_t n) {
+    for (uint32_t i = 0; i < n && !b->oom; i++) {
+        int32_t rel = (int32_t)((int64_t)stubs[i] - (int64_t)table);
+        memcpy(b->p + table + 4 * i, &rel, 4);
+    }
+}
+/* br_table (index, n, then n + 1 targets): an index past n takes the
+   last. Metered as the interpreter's JUMP: with the attention word set,
+   a request leaves to the interpreter (which takes the branch itself);
+   with only the execution's metering bits, a forward target costs
+   nothing and a back-edge takes its unit in a stub of its own
+   (emit_meter), reached through a second table, or leaves when it cannot
+   (fuel or the slice at their end). */
+static void br_table(jit_cc *c, uint32_t pc, const uint32_t *ip) {
+    x64_buf *b = &c->b;
+    uint32_t n = ip[2];
+    bool back = false;
+    for (uint32_t i = 0; i <= n; i++) back |= cmp_is_back_edge(c->cf, pc + 3 + i);
+    x64_rm_base(b, 0, 0, 0x8B, X64_RAX, X64_R14, 0);  /* mov eax, [r14] */
+    x64_rr(b, 0, 0, 0x85, X64_RAX, X64_RAX);          /* test eax, eax */
+    size_t lea_plain = lea_rdx_rip(b);                /* rdx = the plain table */
+    size_t go = x64_jcc8(b, X64_CC_E);
+    test_eax(b, ~EXEC_ATTN_OWN);
+    exit_to(c, x64_jcc32(b, X64_CC_NE), pc);          /* a request */
+    size_t lea_metered = back ? lea_rdx_rip(b) : 0;   /* rdx = the metered table */
+    x64_land8(b, go);
+    ld32(c, X64_RAX, ip[1]);
+    x64_mov_imm32(b, X64_RCX, n);
+    x64_rr(b, 0, 0, 0x39, X64_RCX, X64_RAX);          /* cmp eax, ecx */
+    x64_rr(b, 0, 0, 0x0F43, X64_RAX, X64_RCX);        /* cmovae eax, ecx */
+    static const uint8_t ld_entry[] = {0x48, 0x63, 0x04, 0x82}; /* movsxd rax, [rdx + rax*4] */
+    for (size_t i = 0; i < sizeof ld_entry; i++) x64_byte(b, ld_entry[i]);
+    x64_rr(b, 0, 1, 0x01, X64_RDX, X64_RAX);          /* add rax, rdx */
+    x64_byte(b, 0xFF);                                /* jmp rax */
+    x64_byte(b, 0xE0);
+    size_t *stubs = malloc((size_t)(n + 1) * 2 * sizeof *stubs);
+    if (!stubs) {
+        b->oom = true;
+        return;
+    }
+    size_t *metered = stubs + n + 1;
+    /* The plain table: each entry the distance to a jump to its target. */
+    size_t table = b->len;
+    x64_patch_rel32(b, lea_plain, table);
+    for (uint32_t i = 0; i <= n; i++) x64_u32(b, 0);
+    for (uint32_t i = 0; i <= n; i++) {
+        stubs[i] = metered[i] = b->len;
+        jump_to(c, x64_jmp32(b), target_of(c->code, pc, 3 + i));
+    }
+    fill_table(b, table, stubs, n + 1);
+    if (back) {
+        size_t mtable = b->len;
+        x64_patch_rel32(b, lea_metered, mtable);
+        for (uint32_t i = 0; i <= n; i++) x64_u32(b, 0);
+        for (uint32_t i = 0; i <= n; i++) {
+            if (!cmp_is_back_edge(c->cf, pc + 3 + i)) continue;
+            metered[i] = b->len;
+            emit_meter(c, true, target_of(c->code, pc, 3 + i));
+            leave_here(c, pc); /* counted nothing: the interpreter takes it */
+        }
+        fill_table(b, mtable, metered, n + 1);
+    }
+    free(stubs);
+}
+
 /* ------------------------------------------------------------------------
  * Integer arithmetic: rax = a; rax op= b (slot) or imm; slot d = rax.
  * ------------------------------------------------------------------------ */
@@ -1226,43 +1302,7 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
         c->flush_next = false;
         return true;
     }
-    case CMP_BR_TABLE: { /* index, n, then n + 1 targets */
-        uint32_t n = ip[2];
-        x64_byte(&c->b, 0x41); /* cmp dword [r14], 0: the interpreter takes it */
-        x64_byte(&c->b, 0x83);
-        x64_byte(&c->b, 0x3E);
-        x64_byte(&c->b, 0x00);
-        exit_to(c, x64_jcc32(&c->b, X64_CC_NE), pc);
-        ld32(c, X64_RAX, ip[1]);
-        x64_mov_imm32(&c->b, X64_RCX, n);
-        x64_rr(&c->b, 0, 0, 0x39, X64_RCX, X64_RAX);     /* cmp eax, ecx */
-        x64_rr(&c->b, 0, 0, 0x0F43, X64_RAX, X64_RCX);   /* cmovae eax, ecx */
-        x64_byte(&c->b, 0x48);                           /* lea rcx, [rip + table] */
-        x64_byte(&c->b, 0x8D);
-        x64_byte(&c->b, 0x0D);
-        size_t lea_at = c->b.len;
-        x64_u32(&c->b, 0);
-        x64_byte(&c->b, 0x48);                           /* movsxd rax, [rcx + rax*4] */
-        x64_byte(&c->b, 0x63);
-        x64_byte(&c->b, 0x04);
-        x64_byte(&c->b, 0x81);
-        x64_rr(&c->b, 0, 1, 0x01, X64_RCX, X64_RAX);     /* add rax, rcx */
-        x64_byte(&c->b, 0xFF);                           /* jmp rax */
-        x64_byte(&c->b, 0xE0);
-        x64_patch_rel32(&c->b, lea_at, c->b.len);
-        /* The table: each entry the distance from the table to a jump to
-           its target (a rel32 jump, patched with the others). */
-        size_t table = c->b.len;
-        for (uint32_t i = 0; i <= n; i++) x64_u32(&c->b, 0);
-        for (uint32_t i = 0; i <= n; i++) {
-            if (!c->b.oom) {
-                uint32_t rel = (uint32_t)(c->b.len - table);
-                memcpy(c->b.p + table + 4 * i, &rel, 4);
-            }
-            jump_to(c, x64_jmp32(&c->b), target_of(c->code, pc, 3 + i));
-        }
-        return true;
-    }
+    case CMP_BR_TABLE: br_table(c, pc, ip); return true;
     case CMP_CALL_INTERNAL: call_internal(c, pc, ip[1], ip[2]); return true;
     case CMP_CALL_INDIRECT: call_indirect(c, pc, ip[1], ip[2], ip[3], ip[4]); return true;
     case CMP_RETURN: emit_return(c, pc); return true;

@@ -23,6 +23,10 @@
  *    payloads, -0, the truncations' bounds) gives the same result bits or
  *    the same trap on both tiers, and all of its functions compile.
  *
+ * 7. br_table (tests/unit/data/jit_brtable.wat): a loop whose back-edges
+ *    are br_table targets runs out of fuel at the same point, with the
+ *    same fuel left, on both tiers, for every budget up to its need.
+ *
  * Exits 0 when every check passes. On a build without the tier (not x86-64
  * Linux) parts 1 and 2's compile count are skipped, saying so.
  */
@@ -299,6 +303,44 @@ static void *run_on_thread(void *p) {
     return NULL;
 }
 
+/* br_table metered as the interpreter meters it (part 7): run(n) of
+   tests/unit/data/jit_brtable.wasm, whose back-edges are br_table targets
+   and plain br, with every fuel budget up to past its need: the same
+   result, or the same out-of-fuel trap, and the same fuel left. */
+static void brtable_fuel(void) {
+    tier_run in, jt;
+    tier_open(&in, WEFT_TIER_INTERP, "tests/unit/data/jit_brtable.wasm");
+    tier_open(&jt, WEFT_TIER_JIT, "tests/unit/data/jit_brtable.wasm");
+    CHECK(in.run && jt.run, "jit_brtable: no export run");
+    tier_run *t[2] = {&in, &jt};
+    weft_val arg = {.type = WEFT_I64, .of.i64 = 200};
+    int64_t unmetered = 0;
+    for (uint64_t budget = 0; budget <= 700; budget++) {
+        weft_status st[2];
+        int64_t res[2];
+        uint64_t left[2];
+        for (int k = 0; k < 2; k++) {
+            weft_error err;
+            weft_val r = {0};
+            CHECK(weft_store_set_fuel(t[k]->store, budget ? budget : WEFT_FUEL_UNLIMITED) == WEFT_OK, "fuel");
+            st[k] = weft_func_call(t[k]->run, &arg, 1, &r, 1, &err);
+            if (st[k] == WEFT_ERR_TRAP) CHECK(err.trap == WEFT_TRAP_OUT_OF_FUEL, "br_table: %s", err.message);
+            else CHECK(st[k] == WEFT_OK, "br_table: %s", err.message);
+            res[k] = st[k] == WEFT_OK ? r.of.i64 : 0;
+            left[k] = weft_store_fuel(t[k]->store);
+        }
+        if (budget == 0) unmetered = res[0];
+        EXPECTF(st[0] == st[1] && res[0] == res[1] && left[0] == left[1],
+                "br_table, fuel %llu: interp %s %llx left %llu, jit %s %llx left %llu", (unsigned long long)budget,
+                weft_status_name(st[0]), (unsigned long long)res[0], (unsigned long long)left[0],
+                weft_status_name(st[1]), (unsigned long long)res[1], (unsigned long long)left[1]);
+        if (st[0] == WEFT_OK) EXPECT(res[0] == unmetered);
+        if (budget == 700) EXPECTF(st[0] == WEFT_OK, "700 units: %s", weft_status_name(st[0]));
+    }
+    tier_close(&in);
+    tier_close(&jt);
+}
+
 int main(void) {
 #if WEFT_JIT
     encodings();
@@ -385,6 +427,7 @@ int main(void) {
     tier_close(&jt);
 
     scalar_ops();
+    brtable_fuel();
 
     for (uint64_t fuel = 0; fuel <= 110; fuel++) {
         char a[512], b[512];
