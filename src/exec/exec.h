@@ -182,11 +182,14 @@ struct weft_exec {
    engine with the auto tier is on the ticker's list while it runs; the
    ticker asks every one on it for a sample each millisecond
    (EXEC_ATTN_TIERUP), and the interpreter gives it at its next safe point
-   (exec_tier_sample): the function it is in is compiled at its second
-   sample. */
+   (exec_tier_sample, with the frame records, to credit the innermost
+   interpreted function); compiled code's calls of a function without
+   machine code are counted as they leave for the interpreter
+   (exec_tier_call). Two samples or 32 such calls compile a function. */
 void exec_tier_enter(weft_exec *e);
 void exec_tier_leave(weft_exec *e);
-void exec_tier_sample(const cmp_func *fn);
+void exec_tier_sample(const cmp_func *fn, const exec_frame *frame, const exec_frame *base);
+void exec_tier_call(const cmp_func *fn);
 
 #define EXEC_STACK_CHUNK 16384u
 /* A call needs operand slots up to `need` and a frame record at `frame`,

@@ -214,6 +214,9 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
 #endif
 
     const uint32_t *ip = e->ip;
+#if WEFT_JIT
+    const bool tier_calls = e->store->engine && e->store->engine->config.tier == WEFT_TIER_AUTO;
+#endif
 #if WEFT_PROFILE_PAIRS
     const uint32_t *prof_prev = NULL;
 #endif
@@ -1316,7 +1319,7 @@ requests:
     }
     /* The auto tier's sample: fn may have machine code from here on, and
        JIT_NEXT enters it in this frame at ip (a running loop too). */
-    if (bits & EXEC_ATTN_TIERUP) exec_tier_sample(fn);
+    if (bits & EXEC_ATTN_TIERUP) exec_tier_sample(fn, frame, frames_base);
     JIT_NEXT();
 }
 
@@ -1334,6 +1337,22 @@ run_jit: {
     frame = r.frame;
     ip = fn->code + (at & ~JIT_AT_ATTENTION);
     if (at & JIT_AT_ATTENTION) goto attention;
+    if (tier_calls) {
+        /* The auto tier counts the calls compiled code hands over because
+           the callee has no machine code (exec_tier_call): the calls of
+           interpreted code are not counted, which would cost the
+           interpreter's call path (its callers are found by samples). */
+        const cmp_func *next = NULL;
+        if (*ip == CMP_CALL_INTERNAL) {
+            next = atomic_load_explicit(&code_table[ip[1]], memory_order_acquire);
+        } else if (*ip == CMP_CALL_INDIRECT) {
+            const weft_table *t = inst->tables[ip[2]];
+            uint32_t i = (uint32_t)fp[ip[3]];
+            const weft_func *f = i < t->size ? t->elems[i] : NULL;
+            if (f && f->inst == inst) next = atomic_load_explicit(&f->code, memory_order_acquire);
+        }
+        if (next && !atomic_load_explicit(&next->jit, memory_order_relaxed)) exec_tier_call(next);
+    }
     NEXT();
 }
 #endif

@@ -2,21 +2,30 @@
  * tier.c — WEFT_TIER_AUTO (docs/jit.md, "Tiers"): functions start in the
  * interpreter and the hot ones are compiled while they run.
  *
- * Hotness is sampled, not counted: counting calls and back-edges would
- * cost the interpreter an increment on its hottest paths, and a loop
- * that runs for a minute in a function called once would still need a
- * back-edge counter to be found. Instead one ticker thread (per process,
- * started with the first auto execution) asks every running execution of
- * an auto engine for a sample each millisecond, by setting
- * EXEC_ATTN_TIERUP in its attention word; the interpreter reads that word
- * at every safe point anyway, and the next one credits the function it is
- * in (exec_tier_sample). A function's second sample compiles it
- * (jit_compile), in that thread, there and then; the interpreter then
- * goes on at the same operation in the machine code, since both tiers
- * keep the same frame (docs/jit.md): the running loop itself moves to the
- * compiled code, no on-stack replacement needed. Other agents running the
- * function (another thread, a later call) find its code on their next
- * entry, return or attention.
+ * Hotness is sampled, and counted only where counting is free: counting
+ * every call and back-edge would cost the interpreter an increment on its
+ * hottest paths, and a loop that runs for a minute in a function called
+ * once would still need a back-edge counter to be found. Instead one
+ * ticker thread (per process, started with the first auto execution)
+ * asks every running execution of an auto engine for a sample each
+ * millisecond, by setting EXEC_ATTN_TIERUP in its attention word; the
+ * interpreter reads that word at every safe point anyway, and the next
+ * one credits the function it is in (exec_tier_sample) or, when that one
+ * has machine code, its innermost interpreted caller: the time is spent
+ * under that caller, whose own safe points a loop of calls to compiled
+ * functions seldom reaches. The calls compiled code hands to the
+ * interpreter because the callee has no machine code yet are counted
+ * too (exec_tier_call, on that exit's path only): a flat profile, where
+ * hundreds of functions each take a little of the time, needs hundreds
+ * of samples before each function has two, but compiled callers find
+ * their callees in 32 calls. A function's count reaches TIER_HOT with two
+ * samples, 32 such calls or a mix, and it is compiled (jit_compile) in
+ * that thread, there and then; the interpreter then goes on at the same
+ * operation in the machine code, since both tiers keep the same frame
+ * (docs/jit.md): the running loop itself moves to the compiled code, no
+ * on-stack replacement needed. Other agents running the function
+ * (another thread, a later call) find its code on their next entry,
+ * return or attention.
  *
  * Samples go where the time goes, so a function that runs 2 ms (in one
  * call or a thousand) is compiled and one that never does is never paid
@@ -35,7 +44,11 @@
 #include "../jit/jit.h"
 
 #define TIER_TICK_NS 1000000L /* a sample of every running execution each ms */
-#define TIER_HOT_SAMPLES 2u   /* compiled at its second sample */
+/* A function is compiled when its count reaches TIER_HOT: a sample adds
+   TIER_SAMPLE, a call 1, so two samples, 32 calls or a mix of both. */
+#define TIER_HOT 32u
+#define TIER_SAMPLE 16u
+#define TIER_WALK 64 /* callers a sample may go up to (exec_tier_sample) */
 
 static pthread_mutex_t tier_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t tier_work = PTHREAD_COND_INITIALIZER;
@@ -93,12 +106,32 @@ void exec_tier_leave(weft_exec *e) {
        run (or is cleared by the next weft_exec_start): harmless. */
 }
 
-void exec_tier_sample(const cmp_func *fn) {
-    if (!WEFT_JIT || atomic_load_explicit(&fn->jit, memory_order_relaxed)) return;
+/* Adds `weight` to fn's count; the one that takes it to TIER_HOT
+   compiles it (a function the tier cannot take stays interpreted, and is
+   not tried again: its count goes past the mark). */
+static void tier_credit(const cmp_func *fn, uint32_t weight) {
     cmp_func *cf = (cmp_func *)fn; /* the module's code: its jit and samples change, nothing else */
-    /* One thread sees the count reach the mark, and only it compiles;
-       a function the tier cannot take stays interpreted (and is not
-       tried again: its count goes past the mark). */
-    if (atomic_fetch_add_explicit(&cf->samples, 1, memory_order_relaxed) + 1 == TIER_HOT_SAMPLES)
-        jit_compile(NULL, cf);
+    uint32_t old = atomic_fetch_add_explicit(&cf->samples, weight, memory_order_relaxed);
+    if (old < TIER_HOT && old + weight >= TIER_HOT) jit_compile(NULL, cf);
+}
+
+void exec_tier_sample(const cmp_func *fn, const exec_frame *frame, const exec_frame *base) {
+    if (!WEFT_JIT) return;
+    /* A sample in machine code credits the innermost interpreted caller:
+       the time is spent under it, and an interpreted loop that calls
+       compiled functions would otherwise never be credited (its samples
+       land at its callees' safe points). At most TIER_WALK frames up. */
+    for (int k = 0; atomic_load_explicit(&fn->jit, memory_order_relaxed) || cmp_is_lazy(fn); k++) {
+        if (frame <= base || k == TIER_WALK) return;
+        fn = (--frame)->fn;
+        if (!fn) return;
+    }
+    tier_credit(fn, TIER_SAMPLE);
+}
+
+void exec_tier_call(const cmp_func *fn) {
+    /* A stub's first call translates it, and is not counted; nor are the
+       calls of a function past the mark (one the tier could not take). */
+    if (cmp_is_lazy(fn) || atomic_load_explicit(&fn->samples, memory_order_relaxed) >= TIER_HOT) return;
+    tier_credit(fn, 1);
 }

@@ -26,6 +26,10 @@
  * 7. br_table (tests/unit/data/jit_brtable.wat): a loop whose back-edges
  *    are br_table targets runs out of fuel at the same point, with the
  *    same fuel left, on both tiers, for every budget up to its need.
+ * 8. The auto tier (tests/unit/data/jit_tierup.wat): a sample in compiled
+ *    code credits the interpreted caller, and compiled code's calls of an
+ *    interpreted function are counted, so a loop's caller and a callee
+ *    that takes no time are compiled too.
  *
  * Exits 0 when every check passes. On a build without the tier (not x86-64
  * Linux) parts 1 and 2's compile count are skipped, saying so.
@@ -341,6 +345,38 @@ static void brtable_fuel(void) {
     tier_close(&jt);
 }
 
+/* The auto tier's tier-up (part 8): tests/unit/data/jit_tierup.wat's run
+   calls $work (nearly every safe point) and $tiny (no time at all). A
+   sample landing in compiled $work credits its interpreted caller run,
+   and run's calls of $tiny, leaving compiled code for the interpreter,
+   are counted: all three are compiled within a few calls of run, which
+   samples alone would not do (tier.c). Runs until they are, at most 10 s. */
+static void auto_tierup(void) {
+    if (!weft_jit_built()) return;
+    tier_run au, in;
+    tier_open(&au, WEFT_TIER_AUTO, "tests/unit/data/jit_tierup.wasm");
+    tier_open(&in, WEFT_TIER_INTERP, "tests/unit/data/jit_tierup.wasm");
+    CHECK(au.run && in.run, "jit_tierup: no export run");
+    uint64_t before, now;
+    weft_jit_stats(&before, NULL);
+    weft_val arg = {.type = WEFT_I64, .of.i64 = 20}, want, got;
+    weft_error err;
+    CHECK(weft_func_call(in.run, &arg, 1, &want, 1, &err) == WEFT_OK, "interp: %s", err.message);
+    int64_t t0 = now_ns();
+    int calls = 0;
+    do {
+        CHECK(weft_func_call(au.run, &arg, 1, &got, 1, &err) == WEFT_OK, "auto: %s", err.message);
+        EXPECTF(got.of.i64 == want.of.i64, "auto run(20): %llx, interp %llx", (unsigned long long)got.of.i64,
+                (unsigned long long)want.of.i64);
+        calls++;
+        weft_jit_stats(&now, NULL);
+    } while (now < before + 3 && now_ns() - t0 < 10000000000LL);
+    EXPECTF(now == before + 3, "auto: %llu of the 3 functions compiled in %d calls",
+            (unsigned long long)(now - before), calls);
+    tier_close(&au);
+    tier_close(&in);
+}
+
 int main(void) {
 #if WEFT_JIT
     encodings();
@@ -428,6 +464,7 @@ int main(void) {
 
     scalar_ops();
     brtable_fuel();
+    auto_tierup();
 
     for (uint64_t fuel = 0; fuel <= 110; fuel++) {
         char a[512], b[512];
