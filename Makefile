@@ -183,7 +183,9 @@ $(BUILD)/fuzz/diff-exec: fuzz/diff/exec.c $(BUILD)/libweft.a
 # Runs every harness (or FUZZ_TARGETS) under libFuzzer with ASan+UBSan for
 # FUZZ_TIME seconds each (findings land in $(FUZZ_BUILD)/crashes), then the
 # differential fuzzer against node for FUZZ_TIME seconds on $(BUILD), with
-# a seed from the clock that it prints (findings in $(BUILD)/diff-findings).
+# a seed from the clock that it prints (findings in $(BUILD)/diff-findings);
+# its exception-handling modules need binaryen 119 from npm
+# (fuzz/diff/package.json), installed here when it is missing.
 # The harnesses run the shipped handlers (PAIRS=1); the interpreter's file
 # is compiled at -O0 there (INTERP_CFLAGS above), so it runs fewer
 # executions per second than the rest would allow. FUZZ_BUILD may be a
@@ -201,6 +203,8 @@ fuzz: $(BUILD)/fuzz/diff-exec
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang SAN=address,undefined LIBFUZZER=1 PAIRS=1 \
 		INTERP_CFLAGS="$(FUZZ_INTERP_CFLAGS)" fuzz-bins
 	bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_TIME) $(FUZZ_TARGETS)
+	[ -x fuzz/diff/node_modules/.bin/wasm-opt ] || npm ci --prefix fuzz/diff --no-audit --no-fund || \
+		echo "fuzz/diff: no binaryen 119 from npm; exception-handling modules get tags only"
 	seed=$$(date +%s); echo "== differential fuzzing, seed $$seed"; \
 		bash fuzz/diff/run -n 1000000 -t $(FUZZ_TIME) -s $$seed $(BUILD)
 

@@ -21,6 +21,9 @@
  *   [log-i32 VALUE]          a call of a logging import (its import name)
  *   [result VALUE...]        the call returned (zero or more values)
  *   [trap KIND]              the call trapped
+ *   [exception]              a wasm exception left the call uncaught
+ *   [exception TypeError]    the call's signature has a v128, or a
+ *                            log-v128 call was not caught (see below)
  *   [skip stack]             the call stack was exhausted; the module ends
  *   [memory PAGES HASH]      size and FNV-1a hash of the first exported memory
  *
@@ -32,6 +35,22 @@
  * engines differ), from the few kinds V8's messages tell apart reliably.
  * Stack exhaustion is not compared at all: V8 and weft have different
  * stack limits, so the runner skips a module that hits it in either.
+ *
+ * Exceptions (exception handling, docs/exceptions.md): an exception that
+ * leaves an export prints "[exception]" (its tag is the module's own and
+ * not exported, so JS cannot name it or read its payload), one that leaves
+ * the start function "[instantiate exception]".
+ *
+ * v128 (SIMD): JS has no v128 value, so the JS API throws a TypeError
+ * where one would cross the boundary:
+ * calling an export with a v128 parameter or result, and a wasm call of a
+ * JS function (log-v128) with a v128 parameter. The TypeError is a JS
+ * exception, which a legacy catch_all (or try_table's catch_all) catches
+ * and a catch of a wasm tag does not. This driver does the same: it does
+ * not call such an export and prints "[exception TypeError]", and its
+ * log-v128 throws an exception of a tag of its own (made by the host, so
+ * no module can name it), which prints "[exception TypeError]" too when
+ * it leaves the export.
  *
  * With `--tier jit` first, the modules run on the compiler tier
  * (docs/jit.md), and with `--messages` a trap line carries its message:
@@ -75,6 +94,7 @@ static void print_val(weft_val v) {
         break;
     case WEFT_FUNCREF: printf(" %s", v.of.func ? "ref" : "null"); break;
     case WEFT_EXTERNREF: printf(" %s", v.of.externref ? "ref" : "null"); break;
+    case WEFT_EXNREF: printf(" %s", v.of.exnref ? "ref" : "null"); break;
     default: printf(" ?%s", weft_valtype_name(v.type)); break;
     }
 }
@@ -102,42 +122,72 @@ static const char *trap_kind(weft_trap t) {
 }
 
 /* One logging import: its name (borrowed from the module, which outlives
-   the store) and how many arguments it takes. Freed with the store. */
+   the store) and how many arguments it takes; for one with a v128
+   parameter, the tag of the TypeError V8 throws instead of calling it (the
+   file comment). Freed with the store. */
 struct log_import {
     weft_name name;
     uint32_t nparams;
+    weft_tag *type_error;
 };
 
-/* The host function of every logging import: prints "[NAME ARGS...]". */
+/* The host function of every logging import: prints "[NAME ARGS...]", or
+   throws the TypeError (the file comment). */
 static weft_status log_fn(weft_caller *caller, void *env, const weft_val *args,
                           weft_val *results) {
-    (void)caller;
     (void)results;
     const struct log_import *imp = env;
+    if (imp->type_error) {
+        if (!weft_caller_throw(caller, imp->type_error, NULL, 0)) {
+            weft_caller_trap(caller, "diff-exec: cannot throw the TypeError");
+            return WEFT_ERR_TRAP;
+        }
+        return WEFT_ERR_EXCEPTION;
+    }
     printf("[%.*s", (int)imp->name.len, imp->name.data);
     for (uint32_t i = 0; i < imp->nparams; i++) print_val(args[i]);
     printf("]\n");
     return WEFT_OK;
 }
 
-/* Prints a failed call or instantiation: "[PREFIX KIND]" for a trap,
-   "[skip stack]" for stack exhaustion (returns 1: the module ends there),
-   "[error ...]" for anything else (V8's side prints its own error text
-   there, so that always shows up as a mismatch). */
+/* Prints a failed call or instantiation (PREFIX is "" or "instantiate "):
+   "[PREFIXtrap KIND]" for a trap, "[PREFIXexception]" for an uncaught
+   exception ("[PREFIXexception TypeError]" for one of `type_error`, which
+   may be NULL), "[skip stack]" for stack exhaustion (returns 1: the module
+   ends there), "[error ...]" for anything else (V8's side prints its own
+   error text there, so that always shows up as a mismatch). With
+   --messages, a trap and a wasm exception carry weft's message. */
 static bool messages; /* --messages: trap lines carry the message */
 
-static int report_failure(weft_status st, const weft_error *err, const char *prefix) {
+static int report_failure(weft_status st, const weft_error *err, const char *prefix,
+                          const weft_tag *type_error) {
     if (st == WEFT_ERR_TRAP && err->trap == WEFT_TRAP_STACK_EXHAUSTED) {
         printf("[skip stack]\n");
         return 1;
     }
     if (st == WEFT_ERR_TRAP && messages)
-        printf("[%s %s: %s]\n", prefix, trap_kind(err->trap), err->message);
+        printf("[%strap %s: %s]\n", prefix, trap_kind(err->trap), err->message);
     else if (st == WEFT_ERR_TRAP)
-        printf("[%s %s]\n", prefix, trap_kind(err->trap));
+        printf("[%strap %s]\n", prefix, trap_kind(err->trap));
+    else if (st == WEFT_ERR_EXCEPTION && type_error && weft_exn_tag(err->exception) == type_error)
+        printf("[%sexception TypeError]\n", prefix);
+    else if (st == WEFT_ERR_EXCEPTION && messages)
+        printf("[%sexception: %s]\n", prefix, err->message);
+    else if (st == WEFT_ERR_EXCEPTION)
+        printf("[%sexception]\n", prefix);
     else
         printf("[error %s: %s]\n", weft_status_name(st), err->message);
     return 0;
+}
+
+/* Whether a function type has a v128 parameter or result (the JS API
+   cannot call it: the file comment). */
+static bool has_v128(const weft_functype *type) {
+    for (uint32_t i = 0; i < type->nparams; i++)
+        if (type->params[i] == WEFT_V128) return true;
+    for (uint32_t i = 0; i < type->nresults; i++)
+        if (type->results[i] == WEFT_V128) return true;
+    return false;
 }
 
 /* A zero of type t: the argument binaryen's fuzzer passes. */
@@ -151,9 +201,12 @@ static weft_val zero_of(weft_valtype t) {
 }
 
 /* Calls hangLimitInitializer (`hang`, may be NULL), then `f` of type
-   `type` with zero arguments, and prints the outcome. Returns 0, 1 when the
-   call stack ran out, -1 when out of memory. */
-static int call_export(weft_func *hang, weft_func *f, const weft_functype *type) {
+   `type` with zero arguments (unless the type has a v128: the file
+   comment), and prints the outcome; `type_error` is the log-v128 imports'
+   tag, or NULL. Returns 0, 1 when the call stack ran out, -1 when out of
+   memory. */
+static int call_export(weft_func *hang, weft_func *f, const weft_functype *type,
+                       const weft_tag *type_error) {
     int rc = -1;
     weft_val *args = calloc(type->nparams + 1, sizeof *args);
     weft_val *res = calloc(type->nresults + 1, sizeof *res);
@@ -161,6 +214,11 @@ static int call_export(weft_func *hang, weft_func *f, const weft_functype *type)
     for (uint32_t i = 0; i < type->nparams; i++) args[i] = zero_of(type->params[i]);
     weft_error err;
     weft_status st = hang ? weft_func_call(hang, NULL, 0, NULL, 0, &err) : WEFT_OK;
+    if (st == WEFT_OK && has_v128(type)) {
+        printf("[exception TypeError]\n");
+        rc = 0;
+        goto done;
+    }
     if (st == WEFT_OK) st = weft_func_call(f, args, type->nparams, res, type->nresults, &err);
     if (st == WEFT_OK) {
         printf("[result");
@@ -168,7 +226,7 @@ static int call_export(weft_func *hang, weft_func *f, const weft_functype *type)
         printf("]\n");
         rc = 0;
     } else {
-        rc = report_failure(st, &err, "trap");
+        rc = report_failure(st, &err, "", type_error);
     }
 done:
     free(res);
@@ -177,10 +235,13 @@ done:
 }
 
 /* Makes a host function for every import, which must all be
-   fuzzing-support's log-* functions (no results). Returns 0, 1 after
-   printing "[skip import ...]" for any other import, -1 when out of
-   memory. */
-static int make_imports(weft_module *m, weft_store *store, weft_extern *imports) {
+   fuzzing-support's log-* functions (no results); those with a v128
+   parameter throw a tag made here, left in *type_error (else NULL).
+   Returns 0, 1 after printing "[skip import ...]" for any other import,
+   -1 when out of memory. */
+static int make_imports(weft_module *m, weft_store *store, weft_extern *imports,
+                        weft_tag **type_error) {
+    *type_error = NULL;
     uint32_t n = weft_module_import_count(m);
     for (uint32_t i = 0; i < n; i++) {
         weft_name mod, name;
@@ -196,6 +257,16 @@ static int make_imports(weft_module *m, weft_store *store, weft_extern *imports)
         if (!li) return -1;
         li->name = name;
         li->nparams = type.func.nparams;
+        li->type_error = NULL;
+        if (has_v128(&type.func)) {
+            weft_functype none = {0};
+            if (!*type_error) *type_error = weft_tag_new(store, &none);
+            if (!*type_error) {
+                free(li);
+                return -1;
+            }
+            li->type_error = *type_error;
+        }
         weft_func *f = weft_func_new(store, &type.func, log_fn, li, free);
         if (!f) {
             free(li);
@@ -231,7 +302,8 @@ static int run_module(weft_engine *engine, const char *path) {
     uint32_t nimports = weft_module_import_count(m);
     imports = calloc(nimports + 1, sizeof *imports);
     if (!store || !imports) goto oom;
-    int r = make_imports(m, store, imports);
+    weft_tag *type_error;
+    int r = make_imports(m, store, imports, &type_error);
     if (r != 0) {
         if (r < 0) goto oom;
         rc = 0;
@@ -240,7 +312,7 @@ static int run_module(weft_engine *engine, const char *path) {
     weft_instance *inst;
     st = weft_instance_new(store, m, imports, nimports, &inst, &err);
     if (st != WEFT_OK) {
-        report_failure(st, &err, "instantiate trap");
+        report_failure(st, &err, "instantiate ", type_error);
         rc = 0;
         goto done;
     }
@@ -258,7 +330,7 @@ static int run_module(weft_engine *engine, const char *path) {
         if (type.kind == WEFT_EXTERN_MEMORY && !mem) mem = ext.of.memory;
         if (type.kind != WEFT_EXTERN_FUNC) continue;
         printf("[call %.*s]\n", (int)name.len, name.data);
-        r = call_export(hang, ext.of.func, &type.func);
+        r = call_export(hang, ext.of.func, &type.func, type_error);
         if (r < 0) goto oom;
         if (r > 0) {
             rc = 0;

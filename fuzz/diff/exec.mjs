@@ -13,10 +13,16 @@
 // type, import, function and export sections are read here (§5.5).
 // Values, traps and NaNs are printed as exec.c prints them: NaN as "nan"
 // (the spec allows any payload for arithmetic results, and V8 does not keep
-// payloads across the JS boundary), a trap as its kind only.
+// payloads across the JS boundary), a trap as its kind only, an
+// exception as "[exception]" (a WebAssembly.Exception: the module's tags are
+// not exported, so its tag and payload cannot be read here) or
+// "[exception TypeError]" (V8's TypeError for a v128 crossing to or from JS,
+// which exec.c imitates).
 import { readFileSync } from 'node:fs';
 
-const VALTYPES = { 0x7f: 'i32', 0x7e: 'i64', 0x7d: 'f32', 0x7c: 'f64', 0x70: 'funcref', 0x6f: 'externref' };
+const VALTYPES = {
+  0x7f: 'i32', 0x7e: 'i64', 0x7d: 'f32', 0x7c: 'f64', 0x7b: 'v128', 0x70: 'funcref', 0x6f: 'externref',
+};
 const ZERO = { i32: 0, i64: 0n, f32: 0, f64: 0, funcref: null, externref: null };
 
 // V8's trap messages, grouped into the kinds of exec.c's trap_kind.
@@ -76,6 +82,7 @@ function readSignatures(bytes) {
         else if (imp.kind === 1) { valtype(); limits(); }
         else if (imp.kind === 2) limits();
         else if (imp.kind === 3) { valtype(); pos++; }
+        else if (imp.kind === 4) { pos++; u32(); } // a tag: attribute 0, type index
         else throw new Error(`import kind ${imp.kind}`);
         imports.push(imp);
       }
@@ -121,8 +128,9 @@ function hashBytes(p) {
   return h;
 }
 
-// Prints a failed call or instantiation like exec.c's report_failure;
-// true for stack exhaustion (the module ends there).
+// Prints a failed call or instantiation like exec.c's report_failure
+// (prefix '' or 'instantiate '); true for stack exhaustion (the module ends
+// there).
 function reportFailure(out, e, prefix) {
   if (e instanceof RangeError && /call stack/i.test(e.message)) {
     out.push('[skip stack]');
@@ -130,7 +138,11 @@ function reportFailure(out, e, prefix) {
   }
   if (e instanceof WebAssembly.RuntimeError) {
     const kind = TRAPS.find(([re]) => re.test(e.message));
-    out.push(`[${prefix} ${kind ? kind[1] : 'other: ' + e.message}]`);
+    out.push(`[${prefix}trap ${kind ? kind[1] : 'other: ' + e.message}]`);
+  } else if (e instanceof WebAssembly.Exception) {
+    out.push(`[${prefix}exception]`);
+  } else if (e instanceof TypeError && /type incompatibility when transforming from\/to JS/.test(e.message)) {
+    out.push(`[${prefix}exception TypeError]`);
   } else {
     out.push(`[error ${e}]`);
   }
@@ -165,7 +177,7 @@ function runModule(path, out) {
   try {
     instance = new WebAssembly.Instance(module, importObject);
   } catch (e) {
-    reportFailure(out, e, 'instantiate trap');
+    reportFailure(out, e, 'instantiate ');
     return;
   }
   const hang = instance.exports.hangLimitInitializer;
@@ -181,7 +193,7 @@ function runModule(path, out) {
       const values = results.length === 1 ? [r] : results.length === 0 ? [] : [...r];
       out.push(`[result${formatAll(results, values)}]`);
     } catch (e) {
-      if (reportFailure(out, e, 'trap')) return;
+      if (reportFailure(out, e, '')) return;
     }
   }
   if (memory) {

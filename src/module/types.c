@@ -86,6 +86,10 @@ bool mod_valtype_match(const struct weft_module *ma, mod_valtype a, const struct
     if (!mod_is_idx(a)) return false;
     if (!ma || !mb) return false;
     uint32_t ia = mod_type_idx(a), ib = mod_type_idx(b);
+    /* An index past the type section: the decoder has already called the
+       module invalid ("unknown type") but reads on, so a global's or a
+       table's declared type can still name it here; it matches nothing. */
+    if (ia >= ma->ntypes || ib >= mb->ntypes) return false;
     return (ma == mb && ia == ib) || mod_functype_equal(&ma->types[ia], &mb->types[ib]);
 }
 

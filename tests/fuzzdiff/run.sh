@@ -4,7 +4,11 @@
 # compares its output with NAME.expected beside it, which node's V8 wrote
 # (fuzz/diff/exec.mjs), never weft. One test per module; node is not
 # needed. The modules are small `wasm-opt -ttf` outputs made with --denan
-# (so no NaN payload, which the spec leaves open, reaches their output);
+# (so no NaN payload, which the spec leaves open, reaches their output),
+# eh-binaryen119 by binaryen 119 with exception handling (an exception
+# leaves an export), and exceptions-v128, written by hand (its .wat is
+# beside it) for what the drivers print for exceptions and for V8's v128
+# TypeError, with the rethrow and delegate binaryen does not make;
 # each mismatch fuzz/diff/run finds belongs here too, minimized. To add one:
 #   cp MODULE.wasm fuzz/corpus/diff/NAME.wasm
 #   cd fuzz/corpus/diff && node ../../diff/exec.mjs NAME.wasm > NAME.expected
