@@ -474,13 +474,23 @@ SIMD_SSE2_BIN(simd_v128_and, simd_m(_mm_and_si128(a.m, b.m)))
 SIMD_SSE2_BIN(simd_v128_or, simd_m(_mm_or_si128(a.m, b.m)))
 SIMD_SSE2_BIN(simd_v128_xor, simd_m(_mm_xor_si128(a.m, b.m)))
 SIMD_SSE2_BIN(simd_v128_andnot, simd_m(_mm_andnot_si128(b.m, a.m)))
-SIMD_SSE2_BIN(simd_f32x4_add, simd_mf(_mm_add_ps(a.mf, b.mf)))
+/* Addition and multiplication with a first, as interp.c's scalar f32_add:
+   with two NaN lanes SSE returns the first operand's (quieted), and the
+   C compiler may swap the operands of a commutative _mm_add_ps (GCC
+   writes it as a vector `+`); written as the instruction, every build
+   gives a's NaN, as the compiler tier's `addps a, b` (src/jit/simd.c). */
+#define SIMD_SSE2_ASM(name, insn, field)                                                 \
+    static inline simd_v128 name(simd_v128 a, simd_v128 b) {                             \
+        __asm__(insn " %1, %0" : "+x"(a.field) : "x"(b.field));                          \
+        return a;                                                                        \
+    }
+SIMD_SSE2_ASM(simd_f32x4_add, "addps", mf)
+SIMD_SSE2_ASM(simd_f32x4_mul, "mulps", mf)
+SIMD_SSE2_ASM(simd_f64x2_add, "addpd", md)
+SIMD_SSE2_ASM(simd_f64x2_mul, "mulpd", md)
 SIMD_SSE2_BIN(simd_f32x4_sub, simd_mf(_mm_sub_ps(a.mf, b.mf)))
-SIMD_SSE2_BIN(simd_f32x4_mul, simd_mf(_mm_mul_ps(a.mf, b.mf)))
 SIMD_SSE2_BIN(simd_f32x4_div, simd_mf(_mm_div_ps(a.mf, b.mf)))
-SIMD_SSE2_BIN(simd_f64x2_add, simd_md(_mm_add_pd(a.md, b.md)))
 SIMD_SSE2_BIN(simd_f64x2_sub, simd_md(_mm_sub_pd(a.md, b.md)))
-SIMD_SSE2_BIN(simd_f64x2_mul, simd_md(_mm_mul_pd(a.md, b.md)))
 SIMD_SSE2_BIN(simd_f64x2_div, simd_md(_mm_div_pd(a.md, b.md)))
 /* minps(x, y) is x < y ? x : y, exactly pmin with the operands swapped. */
 SIMD_SSE2_BIN(simd_f32x4_pmin, simd_mf(_mm_min_ps(b.mf, a.mf)))

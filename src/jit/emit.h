@@ -215,5 +215,9 @@ static inline bool bounds(jit_cc *c, uint32_t pc, uint32_t offset, uint32_t n) {
     return true;
 }
 
+/* The v128 operations (simd.c): emits the operation at pc, of kind
+   `op` (its first word, a pair's first operation); false when it is not
+   one simd.c translates (the caller then exits there). */
+bool jit_simd_op(jit_cc *c, uint32_t pc, uint32_t op);
 
 #endif

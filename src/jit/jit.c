@@ -1004,6 +1004,8 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
         return true;
     }
 
+    if (jit_simd_op(c, pc, op)) return true; /* simd.c: the v128 operations */
+
     /* control: what follows is not straight-line code from here (the
        register cache, above), but for a conditional branch's fall-through */
     c->flush_next = true;
@@ -1087,7 +1089,7 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
             leave_here(c, pc);
             return true;
         }
-        /* Everything else (SIMD, the multi-memory selector, tail calls,
+        /* Everything else (the SIMD operations simd.c leaves, the multi-memory selector, tail calls,
            call_ref, throws): the interpreter runs it, at its start as for
            any exit, and goes on interpreting this function until it next
            enters machine code (JIT_NEXT: a call's entry, a return into
