@@ -60,6 +60,9 @@ typedef struct jit_cc {
     /* The register cache (below): slot + 1 held by each register, 0 none. */
     uint32_t gp[JIT_NGP], xmm[JIT_NXMM];
     uint32_t gp_next, xmm_next;
+    /* An XMM register's slot is a v128's first: it holds both of its
+       slots (simd.c), not only the low 64 bits. */
+    bool xv[JIT_NXMM];
     /* code_len entries: JIT_LABEL where a branch or a handler lands,
        JIT_ENTRY where the cache was empty (where jit_run may enter). */
     uint8_t *marks;
@@ -95,7 +98,9 @@ static inline void exit_to(jit_cc *c, size_t at, uint32_t pc) { add_fixup(c, &c-
  * not the store still on its way to memory. Every store still goes to the
  * frame (the cache is write-through), so an exit at any point leaves the
  * frame exact and nothing is ever written back. A cache register holds the
- * slot's whole 64-bit value (an XMM register: in its low 64 bits). The
+ * slot's whole 64-bit value (an XMM register: in its low 64 bits; or, for
+ * a v128, both of its slots, which a 64-bit read of its first slot may
+ * use as well, and a write to either drops). The
  * cache is emptied where code can be reached from elsewhere: a branch's or
  * a handler's target, and after any operation that is not straight-line
  * code (a branch, a call, a return, an exit to the interpreter that comes
@@ -107,12 +112,16 @@ static const int cache_gp_reg[JIT_NGP] = {X64_RSI, X64_RDI, X64_R8, X64_R9, X64_
 static inline void cache_clear(jit_cc *c) {
     memset(c->gp, 0, sizeof c->gp);
     memset(c->xmm, 0, sizeof c->xmm);
+    memset(c->xv, 0, sizeof c->xv);
 }
 static inline void cache_drop(jit_cc *c, uint32_t slot) {
     for (int i = 0; i < JIT_NGP; i++)
         if (c->gp[i] == slot + 1) c->gp[i] = 0;
     for (int i = 0; i < JIT_NXMM; i++)
-        if (c->xmm[i] == slot + 1) c->xmm[i] = 0;
+        if (c->xmm[i] == slot + 1 || (c->xv[i] && c->xmm[i] == slot)) { /* the slot, or a v128's second */
+            c->xmm[i] = 0;
+            c->xv[i] = false;
+        }
 }
 /* The register caching `slot` (GP: a register number; XMM: 2..15), or -1. */
 static inline int cache_gp(const jit_cc *c, uint32_t slot) {
@@ -136,7 +145,21 @@ static inline int cache_take_xmm(jit_cc *c, uint32_t slot) {
     cache_drop(c, slot);
     uint32_t i = c->xmm_next++ % JIT_NXMM;
     c->xmm[i] = slot + 1;
+    c->xv[i] = false;
     return 2 + (int)i;
+}
+/* A v128 at slots `slot`, slot + 1: its XMM register, or -1; a register
+   for its new value. */
+static inline int cache_v128(const jit_cc *c, uint32_t slot) {
+    for (int i = 0; i < JIT_NXMM; i++)
+        if (c->xv[i] && c->xmm[i] == slot + 1) return 2 + i;
+    return -1;
+}
+static inline int cache_take_v128(jit_cc *c, uint32_t slot) {
+    cache_drop(c, slot + 1);
+    int x = cache_take_xmm(c, slot);
+    c->xv[x - 2] = true;
+    return x;
 }
 
 /* `opc reg, slot` for a general-register operation reading the slot as

@@ -4,14 +4,18 @@
  *
  * A v128 lives where the interpreter keeps it (code.h, ops.h): two
  * consecutive 64-bit slots, low 8 bytes first. Each template loads its
- * vector operands from the frame into xmm0/xmm1 (movdqu: slots are 8-byte
- * aligned, so no legacy SSE instruction takes them as memory operands),
- * computes, and stores the result back with movdqu; nothing v128 stays in
- * a register across operations. A store over a v128's two slots drops both
- * from the register cache (emit.h), which keeps scalar views of them in
- * registers; a lane extracted or replaced is read or written in the frame
- * itself, at its byte offset. More XMM registers than xmm0/xmm1 come from
- * the cache (vtmp: a cache register dropped for the operation).
+ * vector operands into xmm0/xmm1, computes, and stores the result to the
+ * frame with movdqu (slots are 8-byte aligned, so no legacy SSE
+ * instruction takes them as memory operands). The register cache (emit.h)
+ * keeps v128s too, write-through as the scalars: a vector stored or
+ * loaded stays in a cache register (xv), a later operand is read from
+ * there, and any write to either of its slots drops it, as a v128 store
+ * drops the scalar views of its slots. A lane extracted, replaced, loaded
+ * or stored is read or written in the frame itself, at its byte offset
+ * (a write then drops the vector's register). More XMM registers than
+ * xmm0/xmm1 come from the cache (vtmp: a cache register dropped for the
+ * operation). Code that runs conditionally (select) must not load
+ * through the cache, which would then claim a value that was not loaded.
  *
  * Results are the interpreter's bit for bit (src/exec/simd.h): every
  * template is either the instruction the interpreter's SSE2 helper uses
@@ -51,12 +55,21 @@ static bool has(jit_cc *c, uint32_t pc, int need) {
     return true;
 }
 
-/* movdqu x, [slot] / movdqu [slot], x (F3 0F 6F / 7F). */
-static void vld(jit_cc *c, int x, uint32_t slot) { x64_rm_slot(&c->b, 0xF3, 0, 0x0F6F, x, slot); }
+/* x = the v128 at slot: from the register cache (movdqa x, r: 66 0F 6F),
+   or from the frame (movdqu x, [slot]: F3 0F 6F) and then cached. Not in
+   code that runs conditionally (the cache would claim what did not run). */
+static void vld(jit_cc *c, int x, uint32_t slot) {
+    int r = cache_v128(c, slot);
+    if (r < 0) {
+        r = cache_take_v128(c, slot);
+        x64_rm_slot(&c->b, 0xF3, 0, 0x0F6F, r, slot);
+    }
+    if (r != x) x64_rr(&c->b, 0x66, 0, 0x0F6F, x, r);
+}
+/* The v128 at slot = x: movdqu [slot], x (F3 0F 7F), cached (write-through). */
 static void vst(jit_cc *c, int x, uint32_t slot) {
     x64_rm_slot(&c->b, 0xF3, 0, 0x0F7F, x, slot);
-    cache_drop(c, slot);
-    cache_drop(c, slot + 1);
+    x64_rr(&c->b, 0x66, 0, 0x0F6F, cache_take_v128(c, slot), x);
 }
 /* op x, y (registers; pfx 0x66 for the integer forms). */
 static void vop(jit_cc *c, int pfx, uint32_t opc, int x, int y) { x64_rr(&c->b, pfx, 0, opc, x, y); }
@@ -65,7 +78,13 @@ static void vpi(jit_cc *c, uint32_t opc, int x, int y) { vop(c, 0x66, opc, x, y)
 static int vtmp(jit_cc *c) {
     uint32_t i = c->xmm_next++ % JIT_NXMM;
     c->xmm[i] = 0;
+    c->xv[i] = false;
     return 2 + (int)i;
+}
+/* A lane of the v128 at slot d written in the frame: its cached copies go. */
+static void lane_written(jit_cc *c, uint32_t d) {
+    cache_drop(c, d);
+    cache_drop(c, d + 1);
 }
 /* Shift or shuffle by an immediate: opc /ext ib (66 0F 71-73, 66 0F 70). */
 static void vimm(jit_cc *c, uint32_t opc, int reg, int x, uint8_t ib) {
@@ -366,9 +385,10 @@ bool jit_simd_op(jit_cc *c, uint32_t pc, uint32_t op) {
     case CMP_SELECT128: { /* dst, cond, a, b: cond ? a : b */
         ld32(c, X64_RAX, ip[2]);
         vld(c, 0, ip[3]);
+        vld(c, 1, ip[4]);
         x64_rr(b, 0, 0, 0x85, X64_RAX, X64_RAX);
         size_t keep = x64_jcc8(b, X64_CC_NE);
-        vld(c, 0, ip[4]);
+        vpi(c, 0x0F6F, 0, 1);                            /* movdqa xmm0, xmm1 */
         x64_land8(b, keep);
         vdone(c, ip[1]);
         return true;
@@ -446,6 +466,7 @@ bool jit_simd_op(jit_cc *c, uint32_t pc, uint32_t op) {
         vld(c, 0, ip[3]);
         vdone(c, ip[1]);
         st_n(c, n, 0, lane_disp(ip[1], ip[5], n));
+        lane_written(c, ip[1]);
         return true;
     }
     case CMP_V128_STORE8_LANE: case CMP_V128_STORE16_LANE: case CMP_V128_STORE32_LANE: case CMP_V128_STORE64_LANE: {
@@ -499,6 +520,7 @@ bool jit_simd_op(jit_cc *c, uint32_t pc, uint32_t op) {
         vld(c, 0, ip[2]);
         vdone(c, ip[1]);
         st_n(c, n, 0, lane_disp(ip[1], ip[4], n));
+        lane_written(c, ip[1]);
         return true;
     }
     case CMP_I8X16_SHUFFLE: case CMP_I8X16_SHUFFLE1: { /* dst, a, [b], byte masks in the code (simd.c) */

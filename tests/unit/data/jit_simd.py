@@ -159,6 +159,21 @@ funcs.append(("v128.const many", f"(local.set $r {A}) {many} "
                                  f"(local.set $c (i64x2.add (local.get $c) {B})) "
                                  f"(global.set $g (local.get $c)) "
                                  f"(local.set $r (i64x2.add (local.get $r) (global.get $g)))"))
+# A v128 held in a register, one of its lanes then written in the frame
+# (replace_lane, load_lane) and the whole read by a vector operation;
+# select's operands in registers.
+vec("replace then add", f"(i32x4.add (i8x16.replace_lane 5 (i32x4.add {A} {B}) {I32}) {B})")
+vec("replace64 then add", f"(i64x2.add (i64x2.replace_lane 1 (i64x2.add {A} {B}) {I64}) {A})")
+vec("load lane then add", f"(i16x8.add (v128.load16_lane 7 (i32.and {ADDR} (i32.const 0xFFF)) (i16x8.add {A} {B})) {B})")
+vec("select then add", f"(i8x16.add (select (i8x16.add {A} {B}) (i8x16.sub {A} {B}) {I32}) {A})")
+vec("select locals then add", f"(i8x16.add (select {A} {B} {I32}) (i8x16.add {B} {A}))")
+# Round robin over the cache registers: $r stays cached while operations
+# taking scratch registers (vtmp) go round them, then is read again.
+chain = " ".join(f"(local.set $c ({'i8x16.lt_u' if k % 2 else 'i64x2.mul'} (local.get $c) {B}))" for k in range(16))
+funcs.append(("cache rotation", f"(local.set $r (i32x4.add {A} {B})) {chain} "
+                                f"(local.set $r (i32x4.add (local.get $r) (local.get $c)))"))
+# A v128's first slot read as an f64 and an i64 from its register.
+scalar("v128 as f64", f"(f64.add (f64x2.extract_lane 0 (f64x2.add {A} {B})) (f64.const 0.5))", "f64")
 # An f64 and an i64 in cache registers, their slots overwritten by a
 # v128 (the local's) and read again as scalars.
 funcs.append(("cache f64", f"(local.set $d (f64.add {F64} (f64.const 1))) (local.set $i (i64.add {I64} (i64.const 1))) "
