@@ -58,24 +58,37 @@ static inline void simd_st(void *p, simd_v128 v) { memcpy(p, &v, 16); }
 
 static inline int32_t simd_sat_s(int64_t x, int64_t lo, int64_t hi) { return (int32_t)(x < lo ? lo : x > hi ? hi : x); }
 
+/* a + b with a first: with two NaNs, a's (quieted), as SSE's adds[sd]
+   gives it; written as the instruction on x86-64, because the C
+   compiler may swap a commutative `+` (interp.c f32_add says more). The
+   NaN of fmin/fmax below, so that the compiler tier's addps/addpd
+   (src/jit/simd.c) gives the same bits. */
+#if defined(__x86_64__) && defined(__SSE2__)
+static inline float simd_nan_addf(float a, float b) { __asm__("addss %1, %0" : "+x"(a) : "x"(b)); return a; }
+static inline double simd_nan_add(double a, double b) { __asm__("addsd %1, %0" : "+x"(a) : "x"(b)); return a; }
+#else
+static inline float simd_nan_addf(float a, float b) { return a + b; }
+static inline double simd_nan_add(double a, double b) { return a + b; }
+#endif
+
 /* fmin/fmax (§4.3.3): NaN in, NaN out; -0 < +0. */
 static inline float simd_fminf(float a, float b) {
-    if (isnan(a) || isnan(b)) return a + b;
+    if (isnan(a) || isnan(b)) return simd_nan_addf(a, b);
     if (a == b) return signbit(a) ? a : b;
     return a < b ? a : b;
 }
 static inline float simd_fmaxf(float a, float b) {
-    if (isnan(a) || isnan(b)) return a + b;
+    if (isnan(a) || isnan(b)) return simd_nan_addf(a, b);
     if (a == b) return signbit(a) ? b : a;
     return a > b ? a : b;
 }
 static inline double simd_fmin(double a, double b) {
-    if (isnan(a) || isnan(b)) return a + b;
+    if (isnan(a) || isnan(b)) return simd_nan_add(a, b);
     if (a == b) return signbit(a) ? a : b;
     return a < b ? a : b;
 }
 static inline double simd_fmax(double a, double b) {
-    if (isnan(a) || isnan(b)) return a + b;
+    if (isnan(a) || isnan(b)) return simd_nan_add(a, b);
     if (a == b) return signbit(a) ? b : a;
     return a > b ? a : b;
 }

@@ -694,6 +694,51 @@ bool jit_simd_op(jit_cc *c, uint32_t pc, uint32_t op) {
         vop(c, 0x66, 0x0F5A, 0, 1);
         vdone(c, ip[1]);
         return true;
+    case CMP_F32X4_CONVERT_I32X4_U: { /* the high and low 16 bits converted exactly, hi * 2^16 + lo: one rounding */
+        int t = vtmp(c);
+        vld(c, 0, ip[2]);
+        vpi(c, 0x0F6F, 1, 0);
+        vimm(c, 0x0F72, 2, 0, 16);                       /* psrld xmm0, 16: hi */
+        vimm(c, 0x0F72, 6, 1, 16);                       /* pslld xmm1, 16 */
+        vimm(c, 0x0F72, 2, 1, 16);                       /* psrld xmm1, 16: lo */
+        vop(c, 0, 0x0F5B, 0, 0);                         /* cvtdq2ps */
+        vop(c, 0, 0x0F5B, 1, 1);
+        vsplat32(c, t, 0x47800000u);                     /* 65536.0f */
+        vop(c, 0, 0x0F59, 0, t);                         /* mulps: exact */
+        vop(c, 0, 0x0F58, 0, 1);                         /* addps: the one rounding */
+        vdone(c, ip[1]);
+        return true;
+    }
+    case CMP_F64X2_CONVERT_LOW_I32X4_U: { /* 2^52 + x as bits, minus 2^52: exact */
+        int t = vtmp(c);
+        vld(c, 0, ip[2]);
+        vzero(c, 1);
+        vpi(c, 0x0F62, 0, 1);                            /* punpckldq: lanes 0, 1 zero-extended */
+        x64_mov_imm64(b, X64_RAX, 0x4330000000000000ull);
+        vsplat_rax(c, t);
+        vpi(c, 0x0FEB, 0, t);                            /* por */
+        vop(c, 0x66, 0x0F5C, 0, t);                      /* subpd */
+        vdone(c, ip[1]);
+        return true;
+    }
+    case CMP_I32X4_TRUNC_SAT_F32X4_S: case CMP_I32X4_RELAXED_TRUNC_F32X4_S: {
+        /* simd_trunc_sat_s32: NaN lanes zeroed first, cvttps2dq (out of
+           range: 0x80000000, right for the low side), lanes at or above
+           2^31 flipped to 0x7FFFFFFF */
+        int t = vtmp(c);
+        vld(c, 0, ip[2]);
+        vop(c, 0, 0x0F28, 1, 0);
+        vop(c, 0, 0x0FC2, 1, 0);                         /* cmpeqps xmm1, a: ordered */
+        x64_byte(b, 0);
+        vop(c, 0, 0x0F54, 0, 1);                         /* andps */
+        vsplat32(c, t, 0x4F000000u);                     /* 2^31 */
+        vop(c, 0, 0x0FC2, t, 0);                         /* cmpleps t, x: 2^31 <= x */
+        x64_byte(b, 2);
+        vop(c, 0xF3, 0x0F5B, 0, 0);                      /* cvttps2dq */
+        vpi(c, 0x0FEF, 0, t);
+        vdone(c, ip[1]);
+        return true;
+    }
     case CMP_I16X8_EXTEND_LOW_I8X16_S: case CMP_I16X8_EXTEND_HIGH_I8X16_S: case CMP_I16X8_EXTEND_LOW_I8X16_U:
     case CMP_I16X8_EXTEND_HIGH_I8X16_U: case CMP_I32X4_EXTEND_LOW_I16X8_S: case CMP_I32X4_EXTEND_HIGH_I16X8_S:
     case CMP_I32X4_EXTEND_LOW_I16X8_U: case CMP_I32X4_EXTEND_HIGH_I16X8_U: case CMP_I64X2_EXTEND_LOW_I32X4_S:
@@ -735,6 +780,59 @@ bool jit_simd_op(jit_cc *c, uint32_t pc, uint32_t op) {
             vsplat32(c, t, 0x00010000u);
             vpi(c, 0x0FFE, 0, t);
         }
+        vdone(c, ip[1]);
+        return true;
+    }
+
+    case CMP_I8X16_POPCNT: { /* two nibble lookups (pshufb in a table of 16 counts), added */
+        if (!has(c, pc, NEED_SSSE3)) return true;
+        int t = vtmp(c), u = vtmp(c);
+        vld(c, 0, ip[2]);
+        x64_mov_imm64(b, X64_RAX, 0x0302020102010100ull);  /* popcount of 0..7, of 8..15 */
+        x64_rr(b, 0x66, 1, 0x0F6E, t, X64_RAX);
+        x64_mov_imm64(b, X64_RAX, 0x0403030203020201ull);
+        x64_rr(b, 0x66, 1, 0x0F6E, 1, X64_RAX);
+        vpi(c, 0x0F6C, t, 1);                            /* t = the table */
+        vpi(c, 0x0F6F, 1, 0);
+        vimm(c, 0x0F71, 2, 1, 4);                        /* psrlw xmm1, 4 */
+        vsplat32(c, u, 0x0F0F0F0Fu);
+        vpi(c, 0x0FDB, 0, u);                            /* low nibbles */
+        vpi(c, 0x0FDB, 1, u);                            /* high nibbles */
+        vpi(c, 0x0F6F, u, t);
+        vpi(c, 0x0F3800, u, 0);
+        vpi(c, 0x0F3800, t, 1);
+        vpi(c, 0x0FFC, u, t);                            /* paddb */
+        vpi(c, 0x0F6F, 0, u);
+        vdone(c, ip[1]);
+        return true;
+    }
+    case CMP_F32X4_MIN: case CMP_F32X4_MAX: case CMP_F64X2_MIN: case CMP_F64X2_MAX:
+    case CMP_F32X4_RELAXED_MIN: case CMP_F32X4_RELAXED_MAX: case CMP_F64X2_RELAXED_MIN:
+    case CMP_F64X2_RELAXED_MAX: {
+        /* simd.h simd_fminf..simd_fmax (the relaxed ones are the same):
+           ordered lanes min(a, b) | min(b, a) (max: &), so that of two
+           equal lanes (+0 and -0) min gives -0 and max +0, unequal ones
+           the min; a NaN lane a + b, as the interpreter's simd_nan_add */
+        bool dbl = op == CMP_F64X2_MIN || op == CMP_F64X2_MAX || op == CMP_F64X2_RELAXED_MIN ||
+                   op == CMP_F64X2_RELAXED_MAX;
+        bool max = op == CMP_F32X4_MAX || op == CMP_F64X2_MAX || op == CMP_F32X4_RELAXED_MAX ||
+                   op == CMP_F64X2_RELAXED_MAX;
+        int pd = dbl ? 0x66 : 0, t = vtmp(c), u = vtmp(c);
+        uint32_t mm = max ? 0x0F5F : 0x0F5D;
+        vld(c, 0, ip[2]);
+        vld(c, 1, ip[3]);
+        vop(c, pd, 0x0F28, t, 0);                        /* movap[sd] t, a */
+        vop(c, pd, mm, t, 1);                            /* t = m(a, b) */
+        vop(c, pd, 0x0F28, u, 1);
+        vop(c, pd, mm, u, 0);                            /* u = m(b, a) */
+        vop(c, pd, max ? 0x0F54 : 0x0F56, t, u);         /* andp / orp */
+        vop(c, pd, 0x0F28, u, 0);
+        vop(c, pd, 0x0FC2, u, 1);                        /* cmpunordp[sd] u, b */
+        x64_byte(b, 3);
+        vop(c, pd, 0x0F58, 0, 1);                        /* a + b */
+        vop(c, pd, 0x0F54, 0, u);                        /* where unordered */
+        vop(c, pd, 0x0F55, u, t);                        /* andnp: elsewhere t */
+        vop(c, pd, 0x0F56, 0, u);
         vdone(c, ip[1]);
         return true;
     }

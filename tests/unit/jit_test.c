@@ -314,6 +314,8 @@ static const uint64_t simd_vecs[][2] = {
     {0x7FF0000000000000ull, 0xC004000000000000ull},                       /* f64 inf, -2.5 */
     {0x3FE0000000000000ull, 0xBFF8000000000000ull},                       /* f64 0.5, -1.5 */
     {0x0F0E0D0C03020100ull, 0x7F8010111F20FF05ull},                       /* swizzle indices */
+    {0x0100000101000003ull, 0x80000080FFFFFF80ull},                       /* u32 -> f32 ties */
+    {0x4EFFFFFFCF000000ull, 0xCF0000017F7FFFFFull},                       /* f32 at the i32 bounds */
     /* shift counts and lane values (low half), then addresses: the end
        of the one page, just past it, far past it */
     {1, 0x8000}, {7, 3}, {8, 0x100}, {15, 0xFFFF}, {16, 31}, {31, 32}, {32, 33}, {63, 64}, {64, 65},

@@ -52,17 +52,21 @@ binops += ["i8x16.add_sat_s", "i8x16.add_sat_u", "i8x16.sub_sat_s", "i8x16.sub_s
            "i64x2.le_s", "i64x2.ge_s", "i64x2.extmul_low_i32x4_s", "i64x2.extmul_high_i32x4_s",
            "i64x2.extmul_low_i32x4_u", "i64x2.extmul_high_i32x4_u",
            "v128.and", "v128.or", "v128.xor", "v128.andnot",
-           "i8x16.relaxed_swizzle", "i16x8.relaxed_q15mulr_s"]
+           "i8x16.relaxed_swizzle", "i16x8.relaxed_q15mulr_s",
+           "f32x4.min", "f32x4.max", "f64x2.min", "f64x2.max", "f32x4.relaxed_min", "f32x4.relaxed_max",
+           "f64x2.relaxed_min", "f64x2.relaxed_max"]
 for s in ["f32x4", "f64x2"]:
     binops += [f"{s}.{o}" for o in ["add", "sub", "mul", "div", "pmin", "pmax", "eq", "ne", "lt", "gt", "le", "ge"]]
 for op in binops:
     vec(op, f"({op} {A} {B})")
 
-unops = ["v128.not", "i8x16.neg", "i16x8.neg", "i32x4.neg", "i64x2.neg", "i8x16.abs", "i16x8.abs", "i32x4.abs",
+unops = ["i8x16.popcnt", "v128.not", "i8x16.neg", "i16x8.neg", "i32x4.neg", "i64x2.neg", "i8x16.abs", "i16x8.abs", "i32x4.abs",
          "i64x2.abs", "f32x4.abs", "f32x4.neg", "f64x2.abs", "f64x2.neg", "f32x4.sqrt", "f64x2.sqrt",
          "f32x4.ceil", "f32x4.floor", "f32x4.trunc", "f32x4.nearest",
          "f64x2.ceil", "f64x2.floor", "f64x2.trunc", "f64x2.nearest",
          "f32x4.convert_i32x4_s", "f64x2.convert_low_i32x4_s", "f64x2.promote_low_f32x4",
+         "f32x4.convert_i32x4_u", "f64x2.convert_low_i32x4_u", "i32x4.trunc_sat_f32x4_s",
+         "i32x4.relaxed_trunc_f32x4_s",
          "f32x4.demote_f64x2_zero",
          "i16x8.extadd_pairwise_i8x16_s", "i16x8.extadd_pairwise_i8x16_u",
          "i32x4.extadd_pairwise_i16x8_s", "i32x4.extadd_pairwise_i16x8_u"]
