@@ -22,10 +22,12 @@
  * (lane arithmetic, compares, packs, pmin/pmax with the same operand
  * order, add and mul with a first as the interpreter's inline assembly
  * has it, so two NaN lanes give a's NaN on both tiers) or exact integer
- * arithmetic. Float min/max, popcnt, the conversions other than
- * convert_i32x4_s / convert_low_i32x4_s / promote / demote, the
- * saturating truncations, relaxed madd and dot products are not compiled:
- * they exit, and the interpreter goes on from there (jit.c emit_op).
+ * arithmetic, or (min/max, the unsigned conversions, trunc_sat_f32x4_s)
+ * a sequence whose every lane is what simd.h's lane helper computes,
+ * NaN bits included (its NaN path is an addss/addsd with a first). The
+ * saturating truncations but trunc_sat_f32x4_s, relaxed madd/nmadd and
+ * the relaxed dot products are not compiled: they exit, and the
+ * interpreter goes on from there (jit.c emit_op).
  *
  * Beyond SSE2, checked once per process (emit.h cpu_has): SSSE3 (pshufb
  * for shuffles and swizzles, pabs, pmaddubsw, pmulhrsw), SSE4.1 (pmulld,
