@@ -58,24 +58,37 @@ static inline void simd_st(void *p, simd_v128 v) { memcpy(p, &v, 16); }
 
 static inline int32_t simd_sat_s(int64_t x, int64_t lo, int64_t hi) { return (int32_t)(x < lo ? lo : x > hi ? hi : x); }
 
+/* a + b with a first: with two NaNs, a's (quieted), as SSE's adds[sd]
+   gives it; written as the instruction on x86-64, because the C
+   compiler may swap a commutative `+` (interp.c f32_add says more). The
+   NaN of fmin/fmax below, so that the compiler tier's addps/addpd
+   (src/jit/simd.c) gives the same bits. */
+#if defined(__x86_64__) && defined(__SSE2__)
+static inline float simd_nan_addf(float a, float b) { __asm__("addss %1, %0" : "+x"(a) : "x"(b)); return a; }
+static inline double simd_nan_add(double a, double b) { __asm__("addsd %1, %0" : "+x"(a) : "x"(b)); return a; }
+#else
+static inline float simd_nan_addf(float a, float b) { return a + b; }
+static inline double simd_nan_add(double a, double b) { return a + b; }
+#endif
+
 /* fmin/fmax (§4.3.3): NaN in, NaN out; -0 < +0. */
 static inline float simd_fminf(float a, float b) {
-    if (isnan(a) || isnan(b)) return a + b;
+    if (isnan(a) || isnan(b)) return simd_nan_addf(a, b);
     if (a == b) return signbit(a) ? a : b;
     return a < b ? a : b;
 }
 static inline float simd_fmaxf(float a, float b) {
-    if (isnan(a) || isnan(b)) return a + b;
+    if (isnan(a) || isnan(b)) return simd_nan_addf(a, b);
     if (a == b) return signbit(a) ? b : a;
     return a > b ? a : b;
 }
 static inline double simd_fmin(double a, double b) {
-    if (isnan(a) || isnan(b)) return a + b;
+    if (isnan(a) || isnan(b)) return simd_nan_add(a, b);
     if (a == b) return signbit(a) ? a : b;
     return a < b ? a : b;
 }
 static inline double simd_fmax(double a, double b) {
-    if (isnan(a) || isnan(b)) return a + b;
+    if (isnan(a) || isnan(b)) return simd_nan_add(a, b);
     if (a == b) return signbit(a) ? b : a;
     return a > b ? a : b;
 }
@@ -474,13 +487,23 @@ SIMD_SSE2_BIN(simd_v128_and, simd_m(_mm_and_si128(a.m, b.m)))
 SIMD_SSE2_BIN(simd_v128_or, simd_m(_mm_or_si128(a.m, b.m)))
 SIMD_SSE2_BIN(simd_v128_xor, simd_m(_mm_xor_si128(a.m, b.m)))
 SIMD_SSE2_BIN(simd_v128_andnot, simd_m(_mm_andnot_si128(b.m, a.m)))
-SIMD_SSE2_BIN(simd_f32x4_add, simd_mf(_mm_add_ps(a.mf, b.mf)))
+/* Addition and multiplication with a first, as interp.c's scalar f32_add:
+   with two NaN lanes SSE returns the first operand's (quieted), and the
+   C compiler may swap the operands of a commutative _mm_add_ps (GCC
+   writes it as a vector `+`); written as the instruction, every build
+   gives a's NaN, as the compiler tier's `addps a, b` (src/jit/simd.c). */
+#define SIMD_SSE2_ASM(name, insn, field)                                                 \
+    static inline simd_v128 name(simd_v128 a, simd_v128 b) {                             \
+        __asm__(insn " %1, %0" : "+x"(a.field) : "x"(b.field));                          \
+        return a;                                                                        \
+    }
+SIMD_SSE2_ASM(simd_f32x4_add, "addps", mf)
+SIMD_SSE2_ASM(simd_f32x4_mul, "mulps", mf)
+SIMD_SSE2_ASM(simd_f64x2_add, "addpd", md)
+SIMD_SSE2_ASM(simd_f64x2_mul, "mulpd", md)
 SIMD_SSE2_BIN(simd_f32x4_sub, simd_mf(_mm_sub_ps(a.mf, b.mf)))
-SIMD_SSE2_BIN(simd_f32x4_mul, simd_mf(_mm_mul_ps(a.mf, b.mf)))
 SIMD_SSE2_BIN(simd_f32x4_div, simd_mf(_mm_div_ps(a.mf, b.mf)))
-SIMD_SSE2_BIN(simd_f64x2_add, simd_md(_mm_add_pd(a.md, b.md)))
 SIMD_SSE2_BIN(simd_f64x2_sub, simd_md(_mm_sub_pd(a.md, b.md)))
-SIMD_SSE2_BIN(simd_f64x2_mul, simd_md(_mm_mul_pd(a.md, b.md)))
 SIMD_SSE2_BIN(simd_f64x2_div, simd_md(_mm_div_pd(a.md, b.md)))
 /* minps(x, y) is x < y ? x : y, exactly pmin with the operands swapped. */
 SIMD_SSE2_BIN(simd_f32x4_pmin, simd_mf(_mm_min_ps(b.mf, a.mf)))

@@ -37,23 +37,13 @@
 #include "../exec/exec.h"
 
 #if WEFT_JIT
-#include "x64.h"
+#include "emit.h"
 
 static _Atomic uint64_t jit_compiled, jit_fell_back;
 /* Of the functions compiled: their wasm bodies' bytes (as the operations
    map back to the module: from the first to the last), the machine code
    made for them, and the CPU time spent translating (weft_jit_sizes). */
 static _Atomic uint64_t jit_wasm_bytes, jit_code_bytes, jit_ns;
-
-/* Instructions beyond the x86-64 baseline, used when the CPU has them
-   (else the operation is left to the interpreter): popcnt, and SSE4.1's
-   roundss/roundsd. __builtin_cpu_init is idempotent and cheap. */
-static bool cpu_has(int which) {
-    __builtin_cpu_init();
-    return which ? __builtin_cpu_supports("sse4.1") : __builtin_cpu_supports("popcnt");
-}
-#define cpu_has_popcnt cpu_has(0)
-#define cpu_has_sse41 cpu_has(1)
 
 void weft_jit_stats(uint64_t *compiled, uint64_t *fell_back) {
     if (compiled) *compiled = atomic_load_explicit(&jit_compiled, memory_order_relaxed);
@@ -108,11 +98,8 @@ uint32_t jit_run(const cmp_func *cf, uint32_t pc, jit_regs *r) {
     return (uint32_t)weft_jit_enter_(j->code + j->map[pc], r);
 }
 
-/* ------------------------------------------------------------------------
- * The translator's state: the code, where each operation starts, the
- * jumps to patch once every operation has its place, and the exits.
- * ------------------------------------------------------------------------ */
-/* Offsets in the records compiled code reads. */
+/* Offsets in the records compiled code reads (the translator's state and
+   the register cache are in emit.h). */
 #define R_FP ((int32_t)offsetof(jit_regs, fp))
 #define R_FN ((int32_t)offsetof(jit_regs, fn))
 #define R_FRAME ((int32_t)offsetof(jit_regs, frame))
@@ -126,165 +113,6 @@ uint32_t jit_run(const cmp_func *cf, uint32_t pc, jit_regs *r) {
 #define F_FN ((int32_t)offsetof(exec_frame, fn))
 #define F_INST ((int32_t)offsetof(exec_frame, inst))
 #define F_SIZE ((int32_t)sizeof(exec_frame))
-/* Largest slot (or pointer table index) a disp32 of 8 * slot reaches. */
-#define JIT_MAX_SLOT (0x7FFFFFFFu / 8)
-
-typedef struct jit_fixup {
-    uint32_t at;  /* offset of a rel32 */
-    uint32_t pc;  /* the operation it reaches (a label or, for exits, a stub) */
-} jit_fixup;
-
-enum { JIT_NGP = 6, JIT_NXMM = 14 }; /* cache registers: 6 general, xmm2-xmm15 */
-enum { JIT_LABEL = 1, JIT_ENTRY = 2 };
-
-typedef struct jit_cc {
-    x64_buf b;
-    const cmp_func *cf;
-    const uint32_t *code;
-    uint32_t *map;
-    jit_fixup *jumps, *exits;
-    uint32_t njumps, nexits, cap_jumps, cap_exits;
-    size_t attention_exit; /* the entry's jump to the exit at word 0 with JIT_AT_ATTENTION */
-    bool oom;
-    /* The register cache (below): slot + 1 held by each register, 0 none. */
-    uint32_t gp[JIT_NGP], xmm[JIT_NXMM];
-    uint32_t gp_next, xmm_next;
-    /* code_len entries: JIT_LABEL where a branch or a handler lands,
-       JIT_ENTRY where the cache was empty (where jit_run may enter). */
-    uint8_t *marks;
-    bool flush_next; /* the operation emitted last is not straight-line code */
-    /* code_len entries: a safe point's exit, its target + 1 (meter_at) and
-       JIT_METER_COUNTED; 0 for other exits. */
-    uint32_t *meter;
-} jit_cc;
-#define JIT_METER_COUNTED 0x80000000u
-
-static void add_fixup(jit_cc *c, jit_fixup **v, uint32_t *n, uint32_t *cap, size_t at, uint32_t pc) {
-    if (*n == *cap) {
-        uint32_t ncap = *cap ? *cap * 2 : 64;
-        jit_fixup *p = realloc(*v, ncap * sizeof *p);
-        if (!p) {
-            c->oom = true;
-            return;
-        }
-        *v = p;
-        *cap = ncap;
-    }
-    (*v)[(*n)++] = (jit_fixup){(uint32_t)at, pc};
-}
-/* A jump to the operation at `pc`. */
-static void jump_to(jit_cc *c, size_t at, uint32_t pc) { add_fixup(c, &c->jumps, &c->njumps, &c->cap_jumps, at, pc); }
-/* A jump to the exit that hands the operation at `pc` to the interpreter. */
-static void exit_to(jit_cc *c, size_t at, uint32_t pc) { add_fixup(c, &c->exits, &c->nexits, &c->cap_exits, at, pc); }
-
-/* ------------------------------------------------------------------------
- * The register cache: within a straight run of operations, the slots last
- * written or read are kept in registers as well as in the frame, so an
- * operation that reads a value the one before it made reads a register,
- * not the store still on its way to memory. Every store still goes to the
- * frame (the cache is write-through), so an exit at any point leaves the
- * frame exact and nothing is ever written back. A cache register holds the
- * slot's whole 64-bit value (an XMM register: in its low 64 bits). The
- * cache is emptied where code can be reached from elsewhere: a branch's or
- * a handler's target, and after any operation that is not straight-line
- * code (a branch, a call, a return, an exit to the interpreter that comes
- * back at the next operation); only there can the interpreter enter
- * machine code (jit_run), which is what makes the cached values true.
- * ------------------------------------------------------------------------ */
-static const int cache_gp_reg[JIT_NGP] = {X64_RSI, X64_RDI, X64_R8, X64_R9, X64_R10, X64_R11};
-
-static void cache_clear(jit_cc *c) {
-    memset(c->gp, 0, sizeof c->gp);
-    memset(c->xmm, 0, sizeof c->xmm);
-}
-static void cache_drop(jit_cc *c, uint32_t slot) {
-    for (int i = 0; i < JIT_NGP; i++)
-        if (c->gp[i] == slot + 1) c->gp[i] = 0;
-    for (int i = 0; i < JIT_NXMM; i++)
-        if (c->xmm[i] == slot + 1) c->xmm[i] = 0;
-}
-/* The register caching `slot` (GP: a register number; XMM: 2..15), or -1. */
-static int cache_gp(const jit_cc *c, uint32_t slot) {
-    for (int i = 0; i < JIT_NGP; i++)
-        if (c->gp[i] == slot + 1) return cache_gp_reg[i];
-    return -1;
-}
-static int cache_xmm(const jit_cc *c, uint32_t slot) {
-    for (int i = 0; i < JIT_NXMM; i++)
-        if (c->xmm[i] == slot + 1) return 2 + i;
-    return -1;
-}
-/* A register for `slot`'s new value (the least recently taken). */
-static int cache_take_gp(jit_cc *c, uint32_t slot) {
-    cache_drop(c, slot);
-    uint32_t i = c->gp_next++ % JIT_NGP;
-    c->gp[i] = slot + 1;
-    return cache_gp_reg[i];
-}
-static int cache_take_xmm(jit_cc *c, uint32_t slot) {
-    cache_drop(c, slot);
-    uint32_t i = c->xmm_next++ % JIT_NXMM;
-    c->xmm[i] = slot + 1;
-    return 2 + (int)i;
-}
-
-/* `opc reg, slot` for a general-register operation reading the slot as
-   its r/m operand: from the cache where the register form means the
-   same. A 64-bit load (mov) is cached in turn. */
-static void rd(jit_cc *c, int pfx, int w, uint32_t opc, int reg, uint32_t slot) {
-    int r = cache_gp(c, slot);
-    /* Without a REX prefix, r/m8 registers 4-7 are ah..bh, not sil/dil. */
-    bool byte_rm = opc == 0x0FB6 || opc == 0x0FBE;
-    if (r >= 0 && !(byte_rm && r >= 4 && r < 8 && !w && !(reg & 8))) {
-        x64_rr(&c->b, pfx, w, opc, reg, r);
-        return;
-    }
-    int x = cache_xmm(c, slot);
-    if (x >= 0 && opc == 0x8B && !pfx) {
-        x64_rr(&c->b, 0x66, w, 0x0F7E, x, reg); /* movd/movq reg, xmm (66 (W) 0F 7E /r): zero-extends */
-        return;
-    }
-    x64_rm_slot(&c->b, pfx, w, opc, reg, slot);
-    if (opc == 0x8B && w && !pfx) x64_rr(&c->b, 0, 1, 0x8B, cache_take_gp(c, slot), reg);
-}
-/* `opc xmm_reg, slot` for a scalar SSE operation reading the slot as its
-   r/m operand. */
-static void rd_xmm(jit_cc *c, int pfx, uint32_t opc, int reg, uint32_t slot) {
-    int x = cache_xmm(c, slot);
-    if (x >= 0) x64_rr(&c->b, pfx, 0, opc, reg, x);
-    else x64_rm_slot(&c->b, pfx, 0, opc, reg, slot);
-}
-/* xmm_reg = the slot as an f32 or f64 (movss / movsd). */
-static void ld_xmm(jit_cc *c, int dbl, int reg, uint32_t slot) {
-    int x = cache_xmm(c, slot), r = cache_gp(c, slot);
-    if (x >= 0) x64_rr(&c->b, 0, 0, 0x0F28, reg, x);          /* movaps reg, x */
-    else if (r >= 0) x64_rr(&c->b, 0x66, 1, 0x0F6E, reg, r);  /* movq reg, r (66 W 0F 6E /r) */
-    else x64_rm_slot(&c->b, dbl ? 0xF2 : 0xF3, 0, 0x0F10, reg, slot);
-}
-
-/* Scratch registers' loads and stores of slots. */
-static void ld32(jit_cc *c, int r, uint32_t slot) { rd(c, 0, 0, 0x8B, r, slot); }
-static void ld64(jit_cc *c, int r, uint32_t slot) { rd(c, 0, 1, 0x8B, r, slot); }
-/* The frame's store only: code no cached value can depend on (the entry). */
-static void st64_frame(jit_cc *c, int r, uint32_t slot) { x64_rm_slot(&c->b, 0, 1, 0x89, r, slot); }
-static void st64(jit_cc *c, int r, uint32_t slot) {
-    st64_frame(c, r, slot);
-    x64_rr(&c->b, 0, 1, 0x8B, cache_take_gp(c, slot), r);
-}
-/* A float result in xmm0 to its slot: an f64 is stored from xmm0 and
-   cached in an XMM register, an f32 zero-extended through eax. */
-static void st_xmm0(jit_cc *c, int dbl, uint32_t slot) {
-    if (!dbl) {
-        x64_rr(&c->b, 0x66, 0, 0x0F7E, 0, X64_RAX); /* movd eax, xmm0 */
-        st64(c, X64_RAX, slot);
-        return;
-    }
-    x64_rm_slot(&c->b, 0xF2, 0, 0x0F11, 0, slot);                /* movsd [slot], xmm0 */
-    x64_rr(&c->b, 0, 0, 0x0F28, cache_take_xmm(c, slot), 0);    /* movaps x, xmm0 */
-}
-
-/* Leaves for the interpreter at this operation (unconditionally). */
-static void leave_here(jit_cc *c, uint32_t pc) { exit_to(c, x64_jmp32(&c->b), pc); }
 
 /* With the attention word set, leave for the interpreter at `pc`. */
 static void attention_check(jit_cc *c, uint32_t pc) {
@@ -531,23 +359,6 @@ static void count_bits(jit_cc *c, int w, bool lead, uint32_t d, uint32_t a) {
     st64(c, X64_RAX, d);
 }
 
-/* ------------------------------------------------------------------------
- * Memory 0: rax = the 32-bit address; the interpreter's bounds check
- * (ea + n > size leaves, and the interpreter re-reads the size, then
- * traps or goes on); the access at [r12 + rax + offset].
- * ------------------------------------------------------------------------ */
-/* False when the offset is too large for a disp32: then the operation
-   always leaves to the interpreter. */
-static bool bounds(jit_cc *c, uint32_t pc, uint32_t offset, uint32_t n) {
-    if ((uint64_t)offset + n > 0x7FFFFFFFu) {
-        leave_here(c, pc);
-        return false;
-    }
-    x64_rm_base(&c->b, 0, 1, 0x8D, X64_RCX, X64_RAX, (int32_t)(offset + n)); /* lea rcx, [rax + offset + n] */
-    x64_rr(&c->b, 0, 1, 0x39, X64_R13, X64_RCX);                            /* cmp rcx, r13 */
-    exit_to(c, x64_jcc32(&c->b, X64_CC_A), pc);
-    return true;
-}
 typedef struct { uint32_t n; int pfx, w; uint32_t opc; } load_form;
 static bool load_form_of(uint32_t op, load_form *f) {
     switch (op) {
@@ -1269,6 +1080,8 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
         return true;
     }
 
+    if (jit_simd_op(c, pc, op)) return true; /* simd.c: the v128 operations */
+
     /* control: what follows is not straight-line code from here (the
        register cache, above), but for a conditional branch's fall-through */
     c->flush_next = true;
@@ -1316,7 +1129,7 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
             leave_here(c, pc);
             return true;
         }
-        /* Everything else (SIMD, the multi-memory selector, tail calls,
+        /* Everything else (the SIMD operations simd.c leaves, the multi-memory selector, tail calls,
            call_ref, throws): the interpreter runs it, at its start as for
            any exit, and goes on interpreting this function until it next
            enters machine code (JIT_NEXT: a call's entry, a return into

@@ -22,11 +22,16 @@
  *    every export called with every pair of special bit patterns (NaN
  *    payloads, -0, the truncations' bounds) gives the same result bits or
  *    the same trap on both tiers, and all of its functions compile.
- *
- * 7. br_table (tests/unit/data/jit_brtable.wat): a loop whose back-edges
+ * 7. The v128 operations (tests/unit/data/jit_simd.wat, written by
+ *    jit_simd.py beside it): every export called with every pair of a list
+ *    of vectors (NaN lanes, lane bounds, shift counts at and past the lane
+ *    width, addresses at the end of memory and past it) gives the same
+ *    bits or the same trap and message on both tiers, and the memories
+ *    stay the same (stores at each address around the end of memory).
+ * 8. br_table (tests/unit/data/jit_brtable.wat): a loop whose back-edges
  *    are br_table targets runs out of fuel at the same point, with the
  *    same fuel left, on both tiers, for every budget up to its need.
- * 8. The auto tier (tests/unit/data/jit_tierup.wat): a sample in compiled
+ * 9. The auto tier (tests/unit/data/jit_tierup.wat): a sample in compiled
  *    code credits the interpreted caller, and compiled code's calls of an
  *    interpreted function are counted, so a loop's caller and a callee
  *    that takes no time are compiled too.
@@ -296,6 +301,123 @@ static void scalar_ops(void) {
     tier_close(&jt);
 }
 
+/* Part 7: jit_simd.wasm's exports, each (i64 a0, a1, b0, b1) -> (i64, i64),
+   called with every pair of these vectors (lo, hi) as (a, b) on both
+   tiers, one store each (stores persist the same way on both). b's low
+   half is also the scalar operand: shift counts, lane values, addresses. */
+static const uint64_t simd_vecs[][2] = {
+    {0, 0}, {~0ull, ~0ull}, {0x8000000000000000ull, 0x7FFFFFFFFFFFFFFFull},
+    {0x0123456789ABCDEFull, 0xFEDCBA9876543210ull},
+    {0x807F00FF01FE7F80ull, 0x00FF80017F7E8081ull},                       /* i8 bounds */
+    {0x80007FFFFFFF0001ull, 0x7FFF80000000FFFEull},                       /* i16 bounds */
+    {0x800000007FFFFFFFull, 0xFFFFFFFF00000001ull},                       /* i32 bounds */
+    {0xFFC000017FC00000ull, 0x7FA000007F800001ull},                       /* f32 NaNs, quiet and signalling */
+    {0x800000003F800000ull, 0xFF8000007F800000ull},                       /* f32 1, -0, inf, -inf */
+    {0x402000003FC00000ull, 0x4F000000BF000000ull},                       /* f32 1.5, 2.5, -0.5, 2^31 */
+    {0x7FC000003F800000ull, 0x3F8000007FA00000ull},                       /* f32 NaN beside numbers */
+    {0x7FF8000000000000ull, 0xFFF8000000000123ull},                       /* f64 NaNs */
+    {0x7FF0000000000001ull, 0x7FF4000000000000ull},                       /* f64 signalling NaNs */
+    {0x8000000000000000ull, 0x3FF0000000000000ull},                       /* f64 -0, 1 */
+    {0x7FF0000000000000ull, 0xC004000000000000ull},                       /* f64 inf, -2.5 */
+    {0x3FE0000000000000ull, 0xBFF8000000000000ull},                       /* f64 0.5, -1.5 */
+    {0x0F0E0D0C03020100ull, 0x7F8010111F20FF05ull},                       /* swizzle indices */
+    {0x0100000101000003ull, 0x80000080FFFFFF80ull},                       /* u32 -> f32 ties */
+    {0x4EFFFFFFCF000000ull, 0xCF0000017F7FFFFFull},                       /* f32 at the i32 bounds */
+    /* shift counts and lane values (low half), then addresses: the end
+       of the one page, just past it, far past it */
+    {1, 0x8000}, {7, 3}, {8, 0x100}, {15, 0xFFFF}, {16, 31}, {31, 32}, {32, 33}, {63, 64}, {64, 65},
+    {65, 127}, {0x80, 0x8000000000000000ull}, {0xFFFFFFFFull, 0x80000000ull},
+    {65520, 0}, {65521, 65520}, {65527, 1}, {65528, 65519}, {65535, 0}, {65536, 0},
+    {0xFFFFFFF0ull, 0}, {0x10, 0x7FFFFFFFull}};
+#define NVECS (sizeof simd_vecs / sizeof simd_vecs[0])
+
+static void simd_call(tier_run *s, const char *name, size_t len, const uint64_t *a, const uint64_t *b, char *out,
+                      size_t size) {
+    weft_extern x;
+    CHECK(weft_instance_export_n(s->inst, name, len, &x) == WEFT_OK && x.kind == WEFT_EXTERN_FUNC, "export");
+    weft_val args[4], res[2];
+    const uint64_t in[4] = {a[0], a[1], b[0], b[1]};
+    for (int i = 0; i < 4; i++) args[i] = (weft_val){.type = WEFT_I64, .of.i64 = (int64_t)in[i]};
+    weft_error err;
+    weft_status st = weft_func_call(x.of.func, args, 4, res, 2, &err);
+    if (st == WEFT_OK)
+        snprintf(out, size, "ok %016llx %016llx", (unsigned long long)res[1].of.i64, (unsigned long long)res[0].of.i64);
+    else snprintf(out, size, "%s %d %.150s", weft_status_name(st), (int)err.trap, err.message);
+}
+/* The instance's exported memory "mem", as bytes. */
+static const uint8_t *simd_mem(tier_run *s, uint64_t *size) {
+    weft_extern x;
+    CHECK(weft_instance_export_n(s->inst, "mem", 3, &x) == WEFT_OK && x.kind == WEFT_EXTERN_MEMORY, "memory");
+    *size = weft_memory_size(x.of.memory);
+    return weft_memory_data(x.of.memory);
+}
+static bool simd_same_memory(tier_run *in, tier_run *jt) {
+    uint64_t n_in, n_jt;
+    const uint8_t *m_in = simd_mem(in, &n_in), *m_jt = simd_mem(jt, &n_jt);
+    return n_in == n_jt && memcmp(m_in, m_jt, (size_t)n_in) == 0;
+}
+static void simd_ops(void) {
+    tier_run in, jt;
+    uint64_t compiled0, fell0, compiled1, fell1;
+    weft_jit_stats(&compiled0, &fell0);
+    tier_open(&in, WEFT_TIER_INTERP, "tests/unit/data/jit_simd.wasm");
+    tier_open(&jt, WEFT_TIER_JIT, "tests/unit/data/jit_simd.wasm");
+    uint32_t nexports = weft_module_export_count(jt.mod), calls = 0, traps = 0;
+    for (uint32_t e = 0; e < nexports; e++) {
+        weft_name name;
+        weft_externtype t;
+        CHECK(weft_module_export(jt.mod, e, &name, &t) == WEFT_OK, "export %u", e);
+        if (t.kind != WEFT_EXTERN_FUNC) continue;
+        for (size_t i = 0; i < NVECS; i++)
+            for (size_t j = 0; j < NVECS; j++) {
+                char a[200], b[200];
+                simd_call(&in, name.data, name.len, simd_vecs[i], simd_vecs[j], a, sizeof a);
+                simd_call(&jt, name.data, name.len, simd_vecs[i], simd_vecs[j], b, sizeof b);
+                calls++;
+                traps += a[0] != 'o';
+                EXPECTF(strcmp(a, b) == 0, "%.*s(%016llx %016llx, %016llx %016llx): interp \"%s\", jit \"%s\"",
+                        (int)name.len, name.data, (unsigned long long)simd_vecs[i][1],
+                        (unsigned long long)simd_vecs[i][0], (unsigned long long)simd_vecs[j][1],
+                        (unsigned long long)simd_vecs[j][0], a, b);
+            }
+    }
+    /* The memory operations again at each address from 40 bytes below
+       the end of memory to the end: every access's last address in
+       bounds and first out, whatever its size and offset. */
+    for (uint32_t e = 0; e < nexports; e++) {
+        weft_name name;
+        weft_externtype t;
+        CHECK(weft_module_export(jt.mod, e, &name, &t) == WEFT_OK, "export %u", e);
+        char nm[64];
+        snprintf(nm, sizeof nm, "%.*s", (int)name.len, name.data);
+        if (t.kind != WEFT_EXTERN_FUNC || (!strstr(nm, "load") && !strstr(nm, "store"))) continue;
+        for (size_t i = 0; i < 4; i++)
+            for (uint64_t k = 0; k <= 40; k++) {
+                uint64_t addr[2] = {65536 - k, 65536 - k};
+                char a[200], b[200];
+                simd_call(&in, name.data, name.len, simd_vecs[i], addr, a, sizeof a);
+                simd_call(&jt, name.data, name.len, simd_vecs[i], addr, b, sizeof b);
+                calls++;
+                EXPECTF(strcmp(a, b) == 0, "%s(%016llx %016llx, address %llu): interp \"%s\", jit \"%s\"", nm,
+                        (unsigned long long)simd_vecs[i][1], (unsigned long long)simd_vecs[i][0],
+                        (unsigned long long)addr[0], a, b);
+                /* a store that traps must not have written a byte, and one
+                   that does not, all of its bytes */
+                if (strstr(nm, "store"))
+                    EXPECTF(simd_same_memory(&in, &jt), "%s(address %llu): the memories differ", nm,
+                            (unsigned long long)addr[0]);
+            }
+    }
+    EXPECT(simd_same_memory(&in, &jt));
+    weft_jit_stats(&compiled1, &fell1);
+    if (weft_jit_built())
+        EXPECTF(compiled1 - compiled0 >= nexports - 1 && fell1 == fell0, "simd: %llu compiled, %llu fell back",
+                (unsigned long long)(compiled1 - compiled0), (unsigned long long)(fell1 - fell0));
+    EXPECT(calls > 100000 && traps > 1000); /* the out-of-bounds addresses trap */
+    tier_close(&in);
+    tier_close(&jt);
+}
+
 typedef struct run_arg {
     weft_exec *exec;
     weft_status status;
@@ -307,7 +429,7 @@ static void *run_on_thread(void *p) {
     return NULL;
 }
 
-/* br_table metered as the interpreter meters it (part 7): run(n) of
+/* br_table metered as the interpreter meters it (part 8): run(n) of
    tests/unit/data/jit_brtable.wasm, whose back-edges are br_table targets
    and plain br, with every fuel budget up to past its need: the same
    result, or the same out-of-fuel trap, and the same fuel left. */
@@ -345,7 +467,7 @@ static void brtable_fuel(void) {
     tier_close(&jt);
 }
 
-/* The auto tier's tier-up (part 8): tests/unit/data/jit_tierup.wat's run
+/* The auto tier's tier-up (part 9): tests/unit/data/jit_tierup.wat's run
    calls $work (nearly every safe point) and $tiny (no time at all). A
    sample landing in compiled $work credits its interpreted caller run,
    and run's calls of $tiny, leaving compiled code for the interpreter,
@@ -463,6 +585,7 @@ int main(void) {
     tier_close(&jt);
 
     scalar_ops();
+    simd_ops();
     brtable_fuel();
     auto_tierup();
 

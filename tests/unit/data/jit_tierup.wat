@@ -1,4 +1,4 @@
-;; The auto tier's tier-up (tests/unit/jit_test.c, part 8): run(n) calls
+;; The auto tier's tier-up (tests/unit/jit_test.c, part 9): run(n) calls
 ;; $work, whose loop of 100,000 iterations holds nearly every safe point
 ;; the program passes, and $tiny, which takes no time. Once $work has
 ;; machine code, a sample lands in it and credits its interpreted caller,
