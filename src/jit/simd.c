@@ -318,7 +318,6 @@ static void st_n(jit_cc *c, uint32_t n, int mem, int32_t disp) {
 static int32_t lane_disp(uint32_t s, uint32_t lane, uint32_t n) { return (int32_t)(s * 8 + lane * n); }
 
 static bool vload(jit_cc *c, uint32_t pc, uint32_t op, const uint32_t *ip) {
-    uint32_t d = ip[1], offset = ip[3];
     int need = 0;
     uint32_t n = 16, pmov = 0;
     switch (op) {
@@ -333,8 +332,9 @@ static bool vload(jit_cc *c, uint32_t pc, uint32_t op, const uint32_t *ip) {
     case CMP_V128_LOAD16_SPLAT: n = 2; break;
     case CMP_V128_LOAD32_SPLAT: case CMP_V128_LOAD32_ZERO: n = 4; break;
     case CMP_V128_LOAD64_SPLAT: case CMP_V128_LOAD64_ZERO: n = 8; break;
-    default: return false;
+    default: return false; /* (ip[1..3] are only a load's: an operation may be shorter) */
     }
+    uint32_t d = ip[1], offset = ip[3];
     if (!has(c, pc, need) || !address(c, pc, ip[2], offset, n)) return true;
     x64_buf *b = &c->b;
     int32_t disp = (int32_t)offset;
