@@ -1569,11 +1569,7 @@ static void compiler_reset(compiler *c) {
 }
 
 static weft_status compile_body(compiler *c, const mod_func *fn) {
-    c->r.base = c->m->bytes;
-    c->r.p = fn->body;
-    c->r.end = fn->body + fn->body_len;
-    c->r.limit = c->m->bytes + c->m->len;
-    c->r.why = NULL;
+    c->r = mod_body_reader(c->m, fn);
     c->ntemps = 0;
     c->base = c->nlocal_slots + cmp_const_area(c) + c->reserved_temps;
     c->const_refs.len = 0;

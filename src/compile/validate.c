@@ -273,7 +273,7 @@ bool cmp_validate_fast(cmp_validator *v, const mod_module *m, uint32_t own_index
     const mod_functype *type = &m->types[fn->type_index];
     uint32_t nparams = type->nparams;
     uint64_t nlocals = (uint64_t)nparams + fn->nlocals;
-    base_reader r = {m->bytes, fn->body, fn->body + fn->body_len, NULL, m->bytes + m->len};
+    base_reader r = mod_body_reader(m, fn);
     /* A 64-bit memory 0 (memory64): its i64 addresses are the compiler's
        to check; this validator vouches for no body of such a module.
        Memarg flag bit 6 (another memory) is not sure either (v_memarg). */

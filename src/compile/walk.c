@@ -29,10 +29,7 @@ static weft_status skip_valtype(compiler *c, bool heap) {
 /* Walks one body's instructions checking only their binary form (§5.4);
    with `consts`, also collects every numeric constant. */
 weft_status cmp_walk_body(compiler *c, const mod_func *fn, bool consts) {
-    c->r.base = c->m->bytes;
-    c->r.p = fn->body;
-    c->r.end = fn->body + fn->body_len;
-    c->r.limit = c->m->bytes + c->m->len;
+    c->r = mod_body_reader(c->m, fn);
     uint32_t depth = 1, u;
     uint64_t u64;
     int64_t s64;

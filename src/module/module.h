@@ -281,6 +281,13 @@ static inline const mod_functype *mod_func_type(const mod_module *m, uint32_t in
 static inline const mod_functype *mod_tag_type(const mod_module *m, uint32_t index) {
     return &m->types[m->tag_types[index]];
 }
+
+/* A reader over own function fn's instructions, whose numbers may be
+   looked at past the body's end up to the module's (base_reader's
+   `limit`: the reference decoder reads on past a body's size). */
+static inline base_reader mod_body_reader(const mod_module *m, const mod_func *fn) {
+    return (base_reader){m->bytes, fn->body, fn->body + fn->body_len, NULL, m->bytes + m->len};
+}
 /* Reading value types (Wasm 3.0 §5.3.4-5.3.5), shared by the decoder and
    the compiler (block types, select t, ref.null). */
 typedef enum mod_read_result {
