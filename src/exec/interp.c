@@ -73,24 +73,8 @@ static inline uint64_t bits_f64(double d) {
     return u;
 }
 
-/* Addition and multiplication with the first operand first. With two NaN
-   operands SSE returns the first's (quieted), and for a commutative
-   operation the C compiler picks either order, site by site (GCC 12 put
-   b first in the handlers of f32.mul, f64.add and f64.mul, a in f32.add's):
-   written this way every site and build gives a's NaN, and so does the
-   compiler tier's `adds[sd] a, b` (jit.c fbin). Both are what §4.3.3
-   allows; this makes the choice one. */
-#if defined(__x86_64__) && defined(__SSE2__)
-static inline float f32_add(float a, float b) { __asm__("addss %1, %0" : "+x"(a) : "xm"(b)); return a; }
-static inline float f32_mul(float a, float b) { __asm__("mulss %1, %0" : "+x"(a) : "xm"(b)); return a; }
-static inline double f64_add(double a, double b) { __asm__("addsd %1, %0" : "+x"(a) : "xm"(b)); return a; }
-static inline double f64_mul(double a, double b) { __asm__("mulsd %1, %0" : "+x"(a) : "xm"(b)); return a; }
-#else
-static inline float f32_add(float a, float b) { return a + b; }
-static inline float f32_mul(float a, float b) { return a * b; }
-static inline double f64_add(double a, double b) { return a + b; }
-static inline double f64_mul(double a, double b) { return a * b; }
-#endif
+/* f32_add, f32_mul, f64_add, f64_mul: simd.h (a's NaN first, as the
+   compiler tier's adds[sd]). */
 
 /* fmin/fmax per §4.3.3: NaN in, NaN out; -0 < +0. */
 static inline float f32_min(float a, float b) {

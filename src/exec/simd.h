@@ -58,37 +58,44 @@ static inline void simd_st(void *p, simd_v128 v) { memcpy(p, &v, 16); }
 
 static inline int32_t simd_sat_s(int64_t x, int64_t lo, int64_t hi) { return (int32_t)(x < lo ? lo : x > hi ? hi : x); }
 
-/* a + b with a first: with two NaNs, a's (quieted), as SSE's adds[sd]
-   gives it; written as the instruction on x86-64, because the C
-   compiler may swap a commutative `+` (interp.c f32_add says more). The
-   NaN of fmin/fmax below, so that the compiler tier's addps/addpd
-   (src/jit/simd.c) gives the same bits. */
+/* Addition and multiplication with the first operand first. With two NaN
+   operands SSE returns the first's (quieted), and for a commutative
+   operation the C compiler picks either order, site by site (GCC 12 put
+   b first in the handlers of f32.mul, f64.add and f64.mul, a in f32.add's):
+   written this way every site and build gives a's NaN, and so does the
+   compiler tier's `adds[sd] a, b` (jit.c fbin) and, for fmin/fmax's NaN
+   below, its `addps`/`addpd` (jit/simd.c). Both are what §4.3.3 allows;
+   this makes the choice one. Shared by interp.c's scalar handlers. */
 #if defined(__x86_64__) && defined(__SSE2__)
-static inline float simd_nan_addf(float a, float b) { __asm__("addss %1, %0" : "+x"(a) : "x"(b)); return a; }
-static inline double simd_nan_add(double a, double b) { __asm__("addsd %1, %0" : "+x"(a) : "x"(b)); return a; }
+static inline float f32_add(float a, float b) { __asm__("addss %1, %0" : "+x"(a) : "xm"(b)); return a; }
+static inline float f32_mul(float a, float b) { __asm__("mulss %1, %0" : "+x"(a) : "xm"(b)); return a; }
+static inline double f64_add(double a, double b) { __asm__("addsd %1, %0" : "+x"(a) : "xm"(b)); return a; }
+static inline double f64_mul(double a, double b) { __asm__("mulsd %1, %0" : "+x"(a) : "xm"(b)); return a; }
 #else
-static inline float simd_nan_addf(float a, float b) { return a + b; }
-static inline double simd_nan_add(double a, double b) { return a + b; }
+static inline float f32_add(float a, float b) { return a + b; }
+static inline float f32_mul(float a, float b) { return a * b; }
+static inline double f64_add(double a, double b) { return a + b; }
+static inline double f64_mul(double a, double b) { return a * b; }
 #endif
 
 /* fmin/fmax (§4.3.3): NaN in, NaN out; -0 < +0. */
 static inline float simd_fminf(float a, float b) {
-    if (isnan(a) || isnan(b)) return simd_nan_addf(a, b);
+    if (isnan(a) || isnan(b)) return f32_add(a, b);
     if (a == b) return signbit(a) ? a : b;
     return a < b ? a : b;
 }
 static inline float simd_fmaxf(float a, float b) {
-    if (isnan(a) || isnan(b)) return simd_nan_addf(a, b);
+    if (isnan(a) || isnan(b)) return f32_add(a, b);
     if (a == b) return signbit(a) ? b : a;
     return a > b ? a : b;
 }
 static inline double simd_fmin(double a, double b) {
-    if (isnan(a) || isnan(b)) return simd_nan_add(a, b);
+    if (isnan(a) || isnan(b)) return f64_add(a, b);
     if (a == b) return signbit(a) ? a : b;
     return a < b ? a : b;
 }
 static inline double simd_fmax(double a, double b) {
-    if (isnan(a) || isnan(b)) return simd_nan_add(a, b);
+    if (isnan(a) || isnan(b)) return f64_add(a, b);
     if (a == b) return signbit(a) ? b : a;
     return a > b ? a : b;
 }
@@ -487,7 +494,7 @@ SIMD_SSE2_BIN(simd_v128_and, simd_m(_mm_and_si128(a.m, b.m)))
 SIMD_SSE2_BIN(simd_v128_or, simd_m(_mm_or_si128(a.m, b.m)))
 SIMD_SSE2_BIN(simd_v128_xor, simd_m(_mm_xor_si128(a.m, b.m)))
 SIMD_SSE2_BIN(simd_v128_andnot, simd_m(_mm_andnot_si128(b.m, a.m)))
-/* Addition and multiplication with a first, as interp.c's scalar f32_add:
+/* Addition and multiplication with a first, as the scalar f32_add above:
    with two NaN lanes SSE returns the first operand's (quieted), and the
    C compiler may swap the operands of a commutative _mm_add_ps (GCC
    writes it as a vector `+`); written as the instruction, every build

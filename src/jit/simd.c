@@ -814,7 +814,7 @@ bool jit_simd_op(jit_cc *c, uint32_t pc, uint32_t op) {
         /* simd.h simd_fminf..simd_fmax (the relaxed ones are the same):
            ordered lanes min(a, b) | min(b, a) (max: &), so that of two
            equal lanes (+0 and -0) min gives -0 and max +0, unequal ones
-           the min; a NaN lane a + b, as the interpreter's simd_nan_add */
+           the min; a NaN lane a + b, as the interpreter's f32_add/f64_add (simd.h) */
         bool dbl = op == CMP_F64X2_MIN || op == CMP_F64X2_MAX || op == CMP_F64X2_RELAXED_MIN ||
                    op == CMP_F64X2_RELAXED_MAX;
         bool max = op == CMP_F32X4_MAX || op == CMP_F64X2_MAX || op == CMP_F32X4_RELAXED_MAX ||
