@@ -188,8 +188,9 @@ struct weft_exec {
    (exec_tier_call). Two samples or 32 such calls compile a function. */
 void exec_tier_enter(weft_exec *e);
 void exec_tier_leave(weft_exec *e);
-void exec_tier_sample(const cmp_func *fn, const exec_frame *frame, const exec_frame *base);
-void exec_tier_call(const cmp_func *fn);
+void exec_tier_sample(const cmp_func *fn, const weft_instance *inst, const exec_frame *frame,
+                      const exec_frame *base);
+void exec_tier_call(const cmp_func *fn, const weft_instance *inst);
 
 #define EXEC_STACK_CHUNK 16384u
 /* A call needs operand slots up to `need` and a frame record at `frame`,

@@ -1303,7 +1303,7 @@ requests:
     }
     /* The auto tier's sample: fn may have machine code from here on, and
        JIT_NEXT enters it in this frame at ip (a running loop too). */
-    if (bits & EXEC_ATTN_TIERUP) exec_tier_sample(fn, frame, frames_base);
+    if (bits & EXEC_ATTN_TIERUP) exec_tier_sample(fn, inst, frame, frames_base);
     JIT_NEXT();
 }
 
@@ -1312,7 +1312,7 @@ run_jit: {
     /* fn's machine code from ip on, with this frame and the memory as the
        loop last read it (jit.h); it returns the operation to go on at. */
     jit_regs r = {fp, mem, mem_size, attn, inst->globals, fn, frame, frames_base, frames_end, stack_end,
-                  inst, code_table};
+                  inst, code_table, frame, NULL, NULL};
     uint32_t at = jit_run(fn, (uint32_t)(ip - fn->code), &r);
     BASE_TSAN_ACQUIRE(code_table); /* the callees it loaded (base.h) */
     /* Compiled calls and returns (same instance) may have moved the frame. */
@@ -1335,7 +1335,7 @@ run_jit: {
             const weft_func *f = i < t->size ? t->elems[i] : NULL;
             if (f && f->inst == inst) next = atomic_load_explicit(&f->code, memory_order_acquire);
         }
-        if (next && !atomic_load_explicit(&next->jit, memory_order_relaxed)) exec_tier_call(next);
+        if (next && !atomic_load_explicit(&next->jit, memory_order_relaxed)) exec_tier_call(next, inst);
     }
     NEXT();
 }

@@ -109,13 +109,14 @@ void exec_tier_leave(weft_exec *e) {
 /* Adds `weight` to fn's count; the one that takes it to TIER_HOT
    compiles it (a function the tier cannot take stays interpreted, and is
    not tried again: its count goes past the mark). */
-static void tier_credit(const cmp_func *fn, uint32_t weight) {
+static void tier_credit(const cmp_func *fn, const weft_instance *inst, uint32_t weight) {
     cmp_func *cf = (cmp_func *)fn; /* the module's code: its jit and samples change, nothing else */
     uint32_t old = atomic_fetch_add_explicit(&cf->samples, weight, memory_order_relaxed);
-    if (old < TIER_HOT && old + weight >= TIER_HOT) jit_compile(NULL, cf);
+    if (old < TIER_HOT && old + weight >= TIER_HOT) jit_compile(inst->module, cf);
 }
 
-void exec_tier_sample(const cmp_func *fn, const exec_frame *frame, const exec_frame *base) {
+void exec_tier_sample(const cmp_func *fn, const weft_instance *inst, const exec_frame *frame,
+                      const exec_frame *base) {
     if (!WEFT_JIT) return;
     /* A sample in machine code credits the innermost interpreted caller:
        the time is spent under it, and an interpreted loop that calls
@@ -124,14 +125,15 @@ void exec_tier_sample(const cmp_func *fn, const exec_frame *frame, const exec_fr
     for (int k = 0; atomic_load_explicit(&fn->jit, memory_order_relaxed) || cmp_is_lazy(fn); k++) {
         if (frame <= base || k == TIER_WALK) return;
         fn = (--frame)->fn;
+        inst = frame->inst;
         if (!fn) return;
     }
-    tier_credit(fn, TIER_SAMPLE);
+    tier_credit(fn, inst, TIER_SAMPLE);
 }
 
-void exec_tier_call(const cmp_func *fn) {
+void exec_tier_call(const cmp_func *fn, const weft_instance *inst) {
     /* A stub's first call translates it, and is not counted; nor are the
        calls of a function past the mark (one the tier could not take). */
     if (cmp_is_lazy(fn) || atomic_load_explicit(&fn->samples, memory_order_relaxed) >= TIER_HOT) return;
-    tier_credit(fn, 1);
+    tier_credit(fn, inst, 1);
 }

@@ -84,6 +84,9 @@ __asm__(".text\n"
         "  push %r14\n"
         "  push %r15\n"
         "  sub $8, %rsp\n"
+        "  mov %rsp, 104(%rsi)\n"
+        "  lea -16384(%rsp), %rax\n"
+        "  mov %rax, 112(%rsi)\n"
         "  mov 0(%rsi), %rbx\n"
         "  mov 8(%rsi), %r12\n"
         "  mov 16(%rsi), %r13\n"
@@ -91,6 +94,10 @@ __asm__(".text\n"
         "  mov 32(%rsi), %r15\n"
         "  jmp *%rdi\n"
         ".size weft_jit_enter_, .-weft_jit_enter_\n");
+
+_Static_assert(offsetof(jit_regs, rsp_save) == 104 && offsetof(jit_regs, rsp_limit) == 112 &&
+                   JIT_NATIVE_STACK == 16384,
+               "weft_jit_enter_ writes these two at fixed offsets, the limit JIT_NATIVE_STACK below");
 
 uint32_t jit_run(const cmp_func *cf, uint32_t pc, jit_regs *r) {
     const jit_func *j = cf->jit;
@@ -107,6 +114,9 @@ uint32_t jit_run(const cmp_func *cf, uint32_t pc, jit_regs *r) {
 #define R_FRAMES_END ((int32_t)offsetof(jit_regs, frames_end))
 #define R_STACK_END ((int32_t)offsetof(jit_regs, stack_end))
 #define R_INST ((int32_t)offsetof(jit_regs, inst))
+#define R_NATIVE_BASE ((int32_t)offsetof(jit_regs, native_base))
+#define R_RSP_SAVE ((int32_t)offsetof(jit_regs, rsp_save))
+#define R_RSP_LIMIT ((int32_t)offsetof(jit_regs, rsp_limit))
 #define R_CODE_TABLE ((int32_t)offsetof(jit_regs, code_table))
 #define F_RET_IP ((int32_t)offsetof(exec_frame, ret_ip))
 #define F_FP ((int32_t)offsetof(exec_frame, fp))
@@ -609,30 +619,41 @@ static void ftrunc(jit_cc *c, uint32_t pc, int dbl, int bits, bool uns, bool sat
 }
 
 /* ------------------------------------------------------------------------
- * Calls between compiled functions of the module (CALL_INTERNAL) and
- * returns to a compiled caller: what the interpreter's `enter` and RETURN
- * do, on its own frame records (exec.h), so either side can go on from
- * them. Anything else (the callee not compiled yet, a limit reached, a
- * return to an interpreted caller, another instance, the last frame)
- * leaves at the operation, and the interpreter does it.
+ * Calls between compiled functions of the module (CALL_INTERNAL,
+ * CALL_INDIRECT) and returns to a compiled caller: what the interpreter's
+ * `enter` and RETURN do, on its own frame records (exec.h), so either side
+ * can go on from them. Anything else (the callee not compiled yet, a limit
+ * reached, a return to an interpreted caller, another instance, the last
+ * frame) leaves at the operation, and the interpreter does it.
+ *
+ * The call itself is the machine's `call`, and a return to a record this
+ * run pushed is its `ret` (jit_regs.native_base: the records from there up
+ * each have their return address on the machine stack), so the CPU's
+ * return predictor follows wasm's calls; a return to any other record
+ * finds the caller's code through its map (emit_return). The epilogue
+ * puts the machine stack back as weft_jit_enter_ found it, whatever calls
+ * were open, so any exit stays what it was.
  * ------------------------------------------------------------------------ */
-/* The call itself, rax = the callee's cmp_func (of this instance): its
-   frame record, its frame, its entry. `len`: the call operation's words. */
-static void call_compiled(jit_cc *c, uint32_t pc, uint32_t base, uint32_t len) {
+/* The frame record and its checks, `enter`'s; rdx = the next free record
+   on the way out. `callee_size`: the callee's frame in slots, or 0 to read
+   it from the cmp_func in rax. */
+static void push_record(jit_cc *c, uint32_t pc, uint32_t base, uint32_t len, uint32_t callee_size) {
     x64_buf *b = &c->b;
-    x64_rm_base(b, 0, 1, 0x8B, X64_RCX, X64_RAX, (int32_t)offsetof(cmp_func, jit));
-    x64_rr(b, 0, 1, 0x85, X64_RCX, X64_RCX);
-    exit_to(c, x64_jcc32(b, X64_CC_E), pc);                                    /* not compiled */
     x64_rm_base(b, 0, 1, 0x8B, X64_RDX, X64_RBP, R_FRAME);
     x64_rm_base(b, 0, 1, 0x3B, X64_RDX, X64_RBP, R_FRAMES_END);
     exit_to(c, x64_jcc32(b, X64_CC_AE), pc);                                   /* no frame record */
-    x64_rm_slot(b, 0, 1, 0x8D, X64_RSI, base);                                 /* rsi = nfp */
-    x64_rm_base(b, 0, 0, 0x8B, X64_RDI, X64_RAX, (int32_t)offsetof(cmp_func, frame_size));
-    static const uint8_t lea_end[] = {0x48, 0x8D, 0x3C, 0xFE};                 /* lea rdi, [rsi + rdi*8] */
-    for (size_t i = 0; i < sizeof lea_end; i++) x64_byte(b, lea_end[i]);
+    if (callee_size) {
+        x64_rm_slot(b, 0, 1, 0x8D, X64_RDI, base + callee_size);               /* rdi = the callee's frame end */
+    } else {
+        x64_rm_slot(b, 0, 1, 0x8D, X64_RSI, base);                             /* rsi = nfp */
+        x64_rm_base(b, 0, 0, 0x8B, X64_RDI, X64_RAX, (int32_t)offsetof(cmp_func, frame_size));
+        static const uint8_t lea_end[] = {0x48, 0x8D, 0x3C, 0xFE};             /* lea rdi, [rsi + rdi*8] */
+        for (size_t i = 0; i < sizeof lea_end; i++) x64_byte(b, lea_end[i]);
+    }
     x64_rm_base(b, 0, 1, 0x3B, X64_RDI, X64_RBP, R_STACK_END);
     exit_to(c, x64_jcc32(b, X64_CC_A), pc);                                    /* no stack */
-    /* The frame record, as `enter` writes it. */
+    x64_rm_base(b, 0, 1, 0x3B, X64_RSP, X64_RBP, R_RSP_LIMIT);
+    exit_to(c, x64_jcc32(b, X64_CC_B), pc);                                    /* no machine stack */
     x64_mov_imm64(b, X64_RDI, (uint64_t)(uintptr_t)(c->cf->code + pc + len));
     x64_rm_base(b, 0, 1, 0x89, X64_RDI, X64_RDX, F_RET_IP);
     x64_rm_base(b, 0, 1, 0x89, X64_RBX, X64_RDX, F_FP);
@@ -643,14 +664,34 @@ static void call_compiled(jit_cc *c, uint32_t pc, uint32_t base, uint32_t len) {
     x64_rr(b, 0, 1, 0x83, 0, X64_RDX);                                         /* add rdx, sizeof record */
     x64_byte(b, (uint8_t)F_SIZE);
     x64_rm_base(b, 0, 1, 0x89, X64_RDX, X64_RBP, R_FRAME);
-    x64_rm_base(b, 0, 1, 0x89, X64_RAX, X64_RBP, R_FN);
-    x64_rr(b, 0, 1, 0x8B, X64_RBX, X64_RSI);                                   /* fp = nfp */
-    x64_rm_base(b, 0, 1, 0x8B, X64_RAX, X64_RCX, (int32_t)offsetof(jit_func, code));
-    x64_rm_base(b, 0, 1, 0x03, X64_RAX, X64_RCX, (int32_t)offsetof(jit_func, entry));
-    x64_byte(b, 0xFF);                                                         /* jmp rax */
-    x64_byte(b, 0xE0);
+    x64_rm_slot(b, 0, 1, 0x8D, X64_RBX, base);                                 /* fp = nfp */
+}
+/* Where the callee's `ret` lands: fp back to the caller's frame, which
+   starts `base` slots below the callee's. The next operation's code
+   follows, where a return through the map (emit_return) lands, with fp
+   read from the frame record. */
+static void returned(jit_cc *c, uint32_t base) {
+    x64_rm_base(&c->b, 0, 1, 0x8D, X64_RBX, X64_RBX, -(int32_t)(base * 8)); /* lea rbx, [rbx - 8*base] */
+}
+/* The call, rax = the callee's cmp_func (of this instance). The code after
+   the call is the next operation's, where its return lands. */
+static void call_compiled(jit_cc *c, uint32_t pc, uint32_t base, uint32_t len) {
+    x64_buf *b = &c->b;
+    x64_rm_base(b, 0, 1, 0x8B, X64_RCX, X64_RAX, (int32_t)offsetof(cmp_func, jit));
+    x64_rr(b, 0, 1, 0x85, X64_RCX, X64_RCX);
+    exit_to(c, x64_jcc32(b, X64_CC_E), pc);                                    /* not compiled */
+    push_record(c, pc, base, len, 0);
+    x64_rm_base(b, 0, 0, 0xFF, 2, X64_RCX, (int32_t)offsetof(jit_func, entry)); /* call [rcx + entry] */
+    returned(c, base);
 }
 static void call_internal(jit_cc *c, uint32_t pc, uint32_t own_index, uint32_t base) {
+    if (own_index == c->own_index) { /* itself: its frame's size and its entry are known */
+        push_record(c, pc, base, CMP_LEN_CALL_INTERNAL, c->cf->frame_size);
+        x64_byte(&c->b, 0xE8); /* call rel32 to the entry, at 0 */
+        x64_u32(&c->b, (uint32_t)-(int32_t)(c->b.len + 4));
+        returned(c, base);
+        return;
+    }
     x64_rm_base(&c->b, 0, 1, 0x8B, X64_RAX, X64_RBP, R_CODE_TABLE);
     x64_rm_base(&c->b, 0, 1, 0x8B, X64_RAX, X64_RAX, (int32_t)(own_index * 8)); /* rax = the callee's cmp_func */
     call_compiled(c, pc, base, CMP_LEN_CALL_INTERNAL);
@@ -692,7 +733,18 @@ static void call_indirect(jit_cc *c, uint32_t pc, uint32_t type, uint32_t table,
 }
 static void emit_return(jit_cc *c, uint32_t pc) {
     x64_buf *b = &c->b;
+    /* A record this run pushed: the caller is compiled, of this instance,
+       and its return address is on the machine stack. */
     x64_rm_base(b, 0, 1, 0x8B, X64_RDX, X64_RBP, R_FRAME);
+    x64_rm_base(b, 0, 1, 0x3B, X64_RDX, X64_RBP, R_NATIVE_BASE);
+    size_t older = x64_jcc32(b, X64_CC_BE);
+    x64_rr(b, 0, 1, 0x83, 5, X64_RDX);                                         /* sub rdx, sizeof record */
+    x64_byte(b, (uint8_t)F_SIZE);
+    x64_rm_base(b, 0, 1, 0x89, X64_RDX, X64_RBP, R_FRAME);
+    x64_byte(b, 0xC3);                                                         /* ret (to `returned`) */
+    /* An older record: the interpreter's, or pushed before the last time
+       the machine code was entered. */
+    x64_patch_rel32(b, older, b->len);
     x64_rm_base(b, 0, 1, 0x3B, X64_RDX, X64_RBP, R_FRAMES_BASE);
     exit_to(c, x64_jcc32(b, X64_CC_E), pc);                                    /* the last frame: finished */
     x64_rm_base(b, 0, 1, 0x8B, X64_RAX, X64_RDX, F_FN - F_SIZE);               /* the caller */
@@ -705,7 +757,7 @@ static void emit_return(jit_cc *c, uint32_t pc) {
     x64_rr(b, 0, 1, 0x83, 5, X64_RDX);                                         /* sub rdx, sizeof record */
     x64_byte(b, (uint8_t)F_SIZE);
     x64_rm_base(b, 0, 1, 0x89, X64_RDX, X64_RBP, R_FRAME);
-    x64_rm_base(b, 0, 1, 0x89, X64_RAX, X64_RBP, R_FN);
+    x64_rm_base(b, 0, 1, 0x89, X64_RDX, X64_RBP, R_NATIVE_BASE);              /* calls from here push above it */
     x64_rm_base(b, 0, 1, 0x8B, X64_RBX, X64_RDX, F_FP);
     /* Go on at the return address's code: jit->code + jit->map[ret_ip - code]. */
     x64_rm_base(b, 0, 1, 0x8B, X64_RCX, X64_RDX, F_RET_IP);
@@ -754,7 +806,7 @@ static void emit_entry(jit_cc *c) {
     x64_byte(b, 0x3E);
     x64_byte(b, 0x00);
     c->attention_exit = x64_jcc32(b, X64_CC_NE);
-    jump_to(c, x64_jmp32(b), 0);
+    /* word 0's code follows */
 }
 
 /* ------------------------------------------------------------------------
@@ -1160,9 +1212,15 @@ static void mark_labels(jit_cc *c) {
         if (cf->handlers[i].target < cf->code_len) c->marks[cf->handlers[i].target] |= JIT_LABEL;
 }
 
-/* The epilogue every exit jumps to: the way out of weft_jit_enter_. */
-static void emit_epilogue(x64_buf *b) {
-    x64_rm_base(b, 0, 1, 0x89, X64_RBX, X64_RBP, R_FP);               /* the frame it leaves in */
+/* The epilogue every exit jumps to: the way out of weft_jit_enter_, from
+   this function (its frame and itself are where the interpreter goes on),
+   with the machine stack as it was on the way in. */
+static void emit_epilogue(jit_cc *c) {
+    x64_buf *b = &c->b;
+    x64_rm_base(b, 0, 1, 0x89, X64_RBX, X64_RBP, R_FP);
+    x64_mov_imm64(b, X64_RCX, (uint64_t)(uintptr_t)c->cf);
+    x64_rm_base(b, 0, 1, 0x89, X64_RCX, X64_RBP, R_FN);
+    x64_rm_base(b, 0, 1, 0x8B, X64_RSP, X64_RBP, R_RSP_SAVE);
     static const uint8_t bytes[] = {0x48, 0x83, 0xC4, 0x08,              /* add rsp, 8 */
                                     0x41, 0x5F, 0x41, 0x5E, 0x41, 0x5D,  /* pop r15, r14, r13 */
                                     0x41, 0x5C, 0x5B, 0x5D, 0xC3};       /* pop r12, rbx, rbp; ret */
@@ -1180,13 +1238,13 @@ static void jit_cc_free(jit_cc *c) {
 
 
 void jit_compile(const mod_module *m, cmp_func *cf) {
-    (void)m;
     cf->jit = NULL;
     int64_t t0 = thread_cpu_ns();
     if (cf->frame_size > JIT_MAX_SLOT) goto fell_back;
     jit_cc c;
     memset(&c, 0, sizeof c);
     c.cf = cf;
+    c.own_index = cf->func_index - m->nfunc_imports;
     c.code = cf->code;
     c.map = malloc((cf->code_len ? cf->code_len : 1) * sizeof *c.map);
     if (!c.map) goto fell_back;
@@ -1198,8 +1256,7 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
     }
     for (uint32_t i = 0; i < cf->code_len; i++) c.map[i] = JIT_NO_ENTRY;
     mark_labels(&c);
-    size_t entry = c.b.len;
-    emit_entry(&c);
+    emit_entry(&c); /* at 0 (call_internal) */
     c.flush_next = true; /* word 0: the entry's */
     for (uint32_t pc = 0; pc < cf->code_len; pc += cmp_op_length(cf->code + pc)) {
         if (c.flush_next || (c.marks[pc] & JIT_LABEL)) {
@@ -1219,7 +1276,7 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
     /* Falling off the end cannot happen (a function ends in RETURN); the
        exits: each operation's stub loads its word index and leaves. */
     size_t epilogue = c.b.len;
-    emit_epilogue(&c.b);
+    emit_epilogue(&c);
     x64_patch_rel32(&c.b, c.attention_exit, c.b.len);
     emit_meter(&c, true, 0);                        /* a function entry counts */
     x64_mov_imm32(&c.b, X64_RAX, JIT_AT_ATTENTION); /* word 0, the entry's safe point */
@@ -1273,10 +1330,24 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
         jit_cc_free(&c);
         goto fell_back;
     }
+#ifdef WEFT_JIT_DEBUG
+    /* WEFT_JIT_DUMP=DIR: each function's code to DIR/fN.bin, for
+       `objdump -D -b binary -mi386:x86-64 DIR/fN.bin`. */
+    const char *dump = getenv("WEFT_JIT_DUMP");
+    if (dump) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/f%u.bin", dump, cf->func_index);
+        FILE *f = fopen(path, "wb");
+        if (f) {
+            fwrite(code, 1, c.b.len, f);
+            fclose(f);
+        }
+    }
+#endif
     j->code = code;
     j->bytes = bytes;
     j->map = c.map;
-    j->entry = entry;
+    j->entry = code;
     c.map = NULL;
     jit_cc_free(&c);
     cf->jit = j;

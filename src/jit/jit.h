@@ -26,8 +26,9 @@ typedef struct jit_func {
     size_t bytes;
     uint32_t *map;  /* code_len entries: the native offset of the operation
                        at each word, JIT_NO_ENTRY inside operands */
-    size_t entry;   /* offset of the entry from a compiled call: the frame's
-                       locals and constants, the entry's safe point */
+    const uint8_t *entry; /* where a compiled call enters (at the start of
+                             code): the frame's locals and constants, the
+                             entry's safe point */
 } jit_func;
 #define JIT_NO_ENTRY UINT32_MAX
 /* In jit_run's result: the interpreter goes to its attention handler at
@@ -52,7 +53,19 @@ typedef struct jit_regs {
     uint64_t *stack_end;
     weft_instance *inst;
     _Atomic(struct cmp_func *) *code_table;
+    /* Compiled calls use the machine's call and ret (jit.c, call_compiled
+       and emit_return): the frame records from native_base up to frame
+       were pushed by calls of this run of weft_jit_enter_, each with its
+       return address on the machine stack, in order; the interpreter sets
+       native_base = frame, weft_jit_enter_ the other two. */
+    struct exec_frame *native_base;
+    void *rsp_save;   /* the machine stack at the way in, for the way out */
+    void *rsp_limit;  /* how deep compiled calls may take it (JIT_NATIVE_STACK) */
 } jit_regs;
+/* The machine stack compiled calls may use in one run: 8 bytes a call, so
+   2,048 nested compiled calls; a deeper one leaves to the interpreter,
+   which makes the call and enters the callee in a run of its own. */
+#define JIT_NATIVE_STACK 16384
 
 /* The operations compiled code leaves to the interpreter one at a time
    ("step exits": rare, or long next to an exit, or an atomic the tier does

@@ -35,6 +35,12 @@
  *    code credits the interpreted caller, and compiled code's calls of an
  *    interpreted function are counted, so a loop's caller and a callee
  *    that takes no time are compiled too.
+ * 10. Compiled calls on the machine stack (tests/unit/data/jit_calls.wat):
+ *    a self recursion deeper than one run's machine stack, a chain of
+ *    direct and indirect calls with step exits on the way back, and the
+ *    recursion that exhausts the call stack give the same results, traps,
+ *    messages and fuel on both tiers, with every budget around the
+ *    point where the fuel runs out mid-chain.
  *
  * Exits 0 when every check passes. On a build without the tier (not x86-64
  * Linux) parts 1 and 2's compile count are skipped, saying so.
@@ -499,6 +505,63 @@ static void auto_tierup(void) {
     tier_close(&in);
 }
 
+/* Part 10: export `name`(n) of jit_calls.wasm with `budget` (0:
+   unmetered), as text: status, trap, message or result, fuel left. */
+static void calls_text(tier_run *t, const char *name, int64_t n, uint64_t budget, char *out, size_t size) {
+    weft_error err;
+    weft_val arg = {.type = WEFT_I64, .of.i64 = n}, r = {0};
+    CHECK(weft_store_set_fuel(t->store, budget ? budget : WEFT_FUEL_UNLIMITED) == WEFT_OK, "fuel");
+    weft_status st = weft_func_call(weft_instance_func(t->inst, name), &arg, 1, &r, 1, &err);
+    snprintf(out, size, "%s %d %.200s %llx left %llu", weft_status_name(st), st == WEFT_OK ? 0 : (int)err.trap,
+             st == WEFT_OK ? "" : err.message, (unsigned long long)r.of.i64,
+             (unsigned long long)weft_store_fuel(t->store));
+}
+static void *machine_stack_calls_on(void *unused) {
+    (void)unused;
+    tier_run in, jt;
+    tier_open(&in, WEFT_TIER_INTERP, "tests/unit/data/jit_calls.wasm");
+    tier_open(&jt, WEFT_TIER_JIT, "tests/unit/data/jit_calls.wasm");
+    char a[512], b[512];
+    static const struct {
+        const char *name;
+        int64_t n;
+        uint64_t from, to; /* fuel budgets tried, beside unmetered */
+    } runs[] = {
+        {"deep", 10000, 9990, 10010},   /* a recursion 5 runs' machine stacks deep */
+        {"deep", 3000, 1, 40},          /* out of fuel with calls open on the machine stack */
+        {"walk", 3000, 0, 0},
+        {"walk", 60, 1, 200},           /* ... and after a step exit, at returns to older records */
+        {"deep", 100000000, 0, 0},      /* call stack exhausted */
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        for (uint64_t budget = runs[i].from; budget <= runs[i].to; budget++) {
+            uint64_t fuel = budget == runs[i].from && runs[i].from ? 0 : budget; /* the first: unmetered */
+            calls_text(&in, runs[i].name, runs[i].n, fuel, a, sizeof a);
+            calls_text(&jt, runs[i].name, runs[i].n, fuel, b, sizeof b);
+            EXPECTF(strcmp(a, b) == 0, "%s(%lld), fuel %llu: interp [%s], jit [%s]", runs[i].name,
+                    (long long)runs[i].n, (unsigned long long)fuel, a, b);
+        }
+    }
+    /* The results themselves (the interpreter's, checked above to be the same). */
+    calls_text(&jt, "deep", 10000, 0, b, sizeof b);
+    EXPECTF(strstr(b, " 2fb0408 ") != NULL, "deep(10000): %s, want 50005000 = 0x2fb0408", b);
+    tier_close(&in);
+    tier_close(&jt);
+    return NULL;
+}
+/* On a thread whose own stack (512 KiB) is smaller than the 8 bytes a
+   compiled call takes of it times the call depth the wasm stack allows
+   (over 100,000 frames): compiled calls must stay within their share
+   (JIT_NATIVE_STACK) or this crashes. */
+static void machine_stack_calls(void) {
+    pthread_attr_t a;
+    pthread_t th;
+    CHECK(pthread_attr_init(&a) == 0 && pthread_attr_setstacksize(&a, 512 * 1024) == 0, "attr");
+    CHECK(pthread_create(&th, &a, machine_stack_calls_on, NULL) == 0, "thread");
+    pthread_join(th, NULL);
+    pthread_attr_destroy(&a);
+}
+
 int main(void) {
 #if WEFT_JIT
     encodings();
@@ -588,6 +651,7 @@ int main(void) {
     simd_ops();
     brtable_fuel();
     auto_tierup();
+    machine_stack_calls();
 
     for (uint64_t fuel = 0; fuel <= 110; fuel++) {
         char a[512], b[512];
