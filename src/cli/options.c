@@ -164,7 +164,7 @@ const cli_wasmtime_refused cli_wasmtime_refused_opts[] = {
     {"--mapdir", true, "use --dir HOST::GUEST"},
     {"--tcplisten", true, "use --listen HOST:PORT or -S tcplisten=ADDR"},
     {"--preload", true, "weft links one module with WASI; it cannot preload others"},
-    {"--profile", true, "weft has no built-in profiler; run it under perf"},
+    {"--profile", true, "weft has no built-in profiler; run it under perf (WEFT_PERFMAP=1 names compiled functions for it: docs/jit.md)"},
     {"--allow-precompiled", false, "weft runs .wasm binaries only"},
     {"--wasm-features", true, "use -W KEY=y|n"},
     {"--wasi-modules", true, "use -S KEY=y|n"},

@@ -28,8 +28,10 @@
  */
 #include "jit.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -1237,6 +1239,35 @@ static void jit_cc_free(jit_cc *c) {
 }
 
 
+/* WEFT_PERFMAP=1 in the environment: each function's machine code is
+   named in /tmp/perf-PID.map, the file `perf report` reads to name the
+   samples that land in code no ELF file describes (wasmtime's
+   --profile=perfmap). One line per function: start, size, name. */
+static pthread_mutex_t perfmap_lock = PTHREAD_MUTEX_INITIALIZER;
+static FILE *perfmap;
+static int perfmap_on = -1; /* not read yet */
+
+static void perfmap_add(const mod_module *m, const cmp_func *cf, const uint8_t *code, size_t len) {
+    pthread_mutex_lock(&perfmap_lock);
+    if (perfmap_on < 0) {
+        const char *v = getenv("WEFT_PERFMAP");
+        perfmap_on = v && *v && strcmp(v, "0") != 0;
+        if (perfmap_on) {
+            char path[64];
+            snprintf(path, sizeof path, "/tmp/perf-%d.map", (int)getpid());
+            perfmap = fopen(path, "a");
+            if (!perfmap) fprintf(stderr, "weft: WEFT_PERFMAP: cannot write %s\n", path);
+        }
+    }
+    if (perfmap) {
+        const char *name = m->func_names ? m->func_names[cf->func_index] : NULL;
+        if (name) fprintf(perfmap, "%lx %zx wasm[%u]::%s\n", (unsigned long)(uintptr_t)code, len, cf->func_index, name);
+        else fprintf(perfmap, "%lx %zx wasm[%u]\n", (unsigned long)(uintptr_t)code, len, cf->func_index);
+        fflush(perfmap);
+    }
+    pthread_mutex_unlock(&perfmap_lock);
+}
+
 void jit_compile(const mod_module *m, cmp_func *cf) {
     cf->jit = NULL;
     int64_t t0 = thread_cpu_ns();
@@ -1344,6 +1375,7 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
         }
     }
 #endif
+    perfmap_add(m, cf, code, c.b.len);
     j->code = code;
     j->bytes = bytes;
     j->map = c.map;
