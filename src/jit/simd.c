@@ -10,9 +10,9 @@
  * keeps v128s too, write-through as the scalars: a vector stored or
  * loaded stays in a cache register (xv), a later operand is read from
  * there, and any write to either of its slots drops it, as a v128 store
- * drops the scalar views of its slots. A lane extracted, replaced, loaded
- * or stored is read or written in the frame itself, at its byte offset
- * (a write then drops the vector's register). More XMM registers than
+ * drops the scalar views of its slots. A lane extracted or stored is read
+ * in the frame itself, at its byte offset; a lane replaced or loaded is
+ * inserted in the vector's register (vinsert_rdx). More XMM registers than
  * xmm0/xmm1 come from the cache (vtmp: a cache register dropped for the
  * operation). Code that runs conditionally (select) must not load
  * through the cache, which would then claim a value that was not loaded.
@@ -314,6 +314,16 @@ static void st_n(jit_cc *c, uint32_t n, int mem, int32_t disp) {
     if (mem) x64_rm_mem(&c->b, pfx, n == 8, opc, X64_RDX, disp);
     else x64_rm_base(&c->b, pfx, n == 8, opc, X64_RDX, X64_RBX, disp);
 }
+/* Lane `lane` (of n bytes) of xmm0 = rdx's low n bytes, in the register:
+   pinsrb, pinsrw, pinsrd, pinsrq (all but pinsrw SSE4.1). Writing the lane
+   in the frame instead would make the next read of the whole vector wait
+   for the narrow store (a store-to-load forwarding stall). */
+static bool vinsert_ok(uint32_t n) { return n == 2 || cpu_has_sse41; }
+static void vinsert_rdx(jit_cc *c, uint32_t n, uint32_t lane) {
+    uint32_t opc = n == 2 ? 0x0FC4 : n == 1 ? 0x0F3A20 : 0x0F3A22;
+    x64_rr(&c->b, 0x66, n == 8, opc, 0, X64_RDX);
+    x64_byte(&c->b, (uint8_t)lane);
+}
 /* The byte offset of lane `lane` of n bytes in the v128 at slot s. */
 static int32_t lane_disp(uint32_t s, uint32_t lane, uint32_t n) { return (int32_t)(s * 8 + lane * n); }
 
@@ -466,6 +476,11 @@ bool jit_simd_op(jit_cc *c, uint32_t pc, uint32_t op) {
         if (!address(c, pc, ip[2], ip[4], n)) return true;
         ld_n(c, n, 1, (int32_t)ip[4]);
         vld(c, 0, ip[3]);
+        if (vinsert_ok(n)) {
+            vinsert_rdx(c, n, ip[5]);
+            vdone(c, ip[1]);
+            return true;
+        }
         vdone(c, ip[1]);
         st_n(c, n, 0, lane_disp(ip[1], ip[5], n));
         lane_written(c, ip[1]);
@@ -520,6 +535,11 @@ bool jit_simd_op(jit_cc *c, uint32_t pc, uint32_t op) {
                    : op == CMP_I32X4_REPLACE_LANE || op == CMP_F32X4_REPLACE_LANE ? 4 : 8;
         ld64(c, X64_RDX, ip[3]);
         vld(c, 0, ip[2]);
+        if (vinsert_ok(n)) {
+            vinsert_rdx(c, n, ip[4]);
+            vdone(c, ip[1]);
+            return true;
+        }
         vdone(c, ip[1]);
         st_n(c, n, 0, lane_disp(ip[1], ip[4], n));
         lane_written(c, ip[1]);
