@@ -51,7 +51,8 @@ enum { JIT_LABEL = 1, JIT_ENTRY = 2 };
 typedef struct jit_cc {
     x64_buf b;
     const cmp_func *cf;
-    uint32_t own_index; /* cf's index in the module's code table (its own calls) */
+    const mod_module *m; /* cf's module: its types and code table do not move */
+    uint32_t own_index;  /* cf's index in the module's code table (its own calls) */
     const uint32_t *code;
     uint32_t *map;
     jit_fixup *jumps, *exits;

@@ -705,7 +705,7 @@ static void call_internal(jit_cc *c, uint32_t pc, uint32_t own_index, uint32_t b
    another instance's, and the interpreter makes the call, or the trap. */
 static void call_indirect(jit_cc *c, uint32_t pc, uint32_t type, uint32_t table, uint32_t index, uint32_t base) {
     x64_buf *b = &c->b;
-    if (table > JIT_MAX_SLOT || type > 0x7FFFFFFFu / sizeof(mod_functype)) {
+    if (table > JIT_MAX_SLOT || type >= c->m->ntypes) {
         leave_here(c, pc);
         return;
     }
@@ -722,10 +722,7 @@ static void call_indirect(jit_cc *c, uint32_t pc, uint32_t type, uint32_t table,
     exit_to(c, x64_jcc32(b, X64_CC_E), pc);                                           /* null */
     x64_rm_base(b, 0, 1, 0x3B, X64_RDX, X64_RAX, (int32_t)offsetof(weft_func, inst));
     exit_to(c, x64_jcc32(b, X64_CC_NE), pc);                                          /* another instance */
-    x64_rm_base(b, 0, 1, 0x8B, X64_RDX, X64_RDX, (int32_t)offsetof(weft_instance, module));
-    x64_rm_base(b, 0, 1, 0x8B, X64_RDX, X64_RDX, (int32_t)offsetof(weft_module, types));
-    x64_rr(b, 0, 1, 0x81, 0, X64_RDX);                                                /* add rdx, type * size */
-    x64_u32(b, (uint32_t)(type * sizeof(mod_functype)));
+    x64_mov_imm64(b, X64_RDX, (uint64_t)(uintptr_t)&c->m->types[type]);               /* this module's, so ours */
     x64_rm_base(b, 0, 1, 0x3B, X64_RDX, X64_RAX, (int32_t)offsetof(weft_func, type));
     exit_to(c, x64_jcc32(b, X64_CC_NE), pc);                                          /* not the same type object */
     x64_rm_base(b, 0, 1, 0x8B, X64_RAX, X64_RAX, (int32_t)offsetof(weft_func, code));
@@ -1275,6 +1272,7 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
     jit_cc c;
     memset(&c, 0, sizeof c);
     c.cf = cf;
+    c.m = m;
     c.own_index = cf->func_index - m->nfunc_imports;
     c.code = cf->code;
     c.map = malloc((cf->code_len ? cf->code_len : 1) * sizeof *c.map);
