@@ -41,11 +41,20 @@ static inline bool cpu_has(int which) {
 #define JIT_MAX_SLOT (0x7FFFFFFFu / 8)
 
 typedef struct jit_fixup {
-    uint32_t at;  /* offset of a rel32 */
-    uint32_t pc;  /* the operation it reaches (a label or, for exits, a stub) */
+    uint32_t at;   /* offset of a rel32 */
+    uint32_t pc;   /* the operation it reaches (a label or, for exits, a stub) */
+    uint32_t snap; /* exits: 1 + the index of the registers to write back first (jit_snap), or 0 */
 } jit_fixup;
 
 enum { JIT_NGP = 6, JIT_NXMM = 14 }; /* cache registers: 6 general, xmm2-xmm15 */
+/* What an exit writes back before it leaves: the dirty cache registers
+   where it was taken (the register cache, below). */
+enum { JIT_KEEP_GP, JIT_KEEP_F64, JIT_KEEP_V128 };
+typedef struct jit_snap {
+    uint8_t n;
+    uint8_t reg[JIT_NGP + JIT_NXMM], kind[JIT_NGP + JIT_NXMM];
+    uint32_t slot[JIT_NGP + JIT_NXMM];
+} jit_snap;
 enum { JIT_LABEL = 1, JIT_ENTRY = 2 };
 
 typedef struct jit_cc {
@@ -65,6 +74,11 @@ typedef struct jit_cc {
     /* An XMM register's slot is a v128's first: it holds both of its
        slots (simd.c), not only the low 64 bits. */
     bool xv[JIT_NXMM];
+    /* Registers (bit i of gp[i], xmm[i]) whose value the frame does not
+       have yet. */
+    uint32_t gp_dirty, xmm_dirty;
+    jit_snap *snaps;
+    uint32_t nsnaps, cap_snaps;
     /* code_len entries: JIT_LABEL where a branch or a handler lands,
        JIT_ENTRY where the cache was empty (where jit_run may enter). */
     uint8_t *marks;
@@ -86,20 +100,41 @@ static inline void add_fixup(jit_cc *c, jit_fixup **v, uint32_t *n, uint32_t *ca
         *v = p;
         *cap = ncap;
     }
-    (*v)[(*n)++] = (jit_fixup){(uint32_t)at, pc};
+    (*v)[(*n)++] = (jit_fixup){(uint32_t)at, pc, 0};
 }
 /* A jump to the operation at `pc`. */
 static inline void jump_to(jit_cc *c, size_t at, uint32_t pc) { add_fixup(c, &c->jumps, &c->njumps, &c->cap_jumps, at, pc); }
-/* A jump to the exit that hands the operation at `pc` to the interpreter. */
-static inline void exit_to(jit_cc *c, size_t at, uint32_t pc) { add_fixup(c, &c->exits, &c->nexits, &c->cap_exits, at, pc); }
+static inline void snap_dirty(jit_cc *c, jit_snap *sn);
+/* A jump to the exit that hands the operation at `pc` to the interpreter,
+   which first writes back the registers dirty here. */
+static inline void exit_to(jit_cc *c, size_t at, uint32_t pc) {
+    add_fixup(c, &c->exits, &c->nexits, &c->cap_exits, at, pc);
+    if (c->oom || !(c->gp_dirty | c->xmm_dirty)) return;
+    if (c->nsnaps == c->cap_snaps) {
+        uint32_t ncap = c->cap_snaps ? c->cap_snaps * 2 : 32;
+        jit_snap *p = realloc(c->snaps, ncap * sizeof *p);
+        if (!p) {
+            c->oom = true;
+            return;
+        }
+        c->snaps = p;
+        c->cap_snaps = ncap;
+    }
+    snap_dirty(c, &c->snaps[c->nsnaps]);
+    c->exits[c->nexits - 1].snap = ++c->nsnaps;
+}
 
 /* ------------------------------------------------------------------------
  * The register cache: within a straight run of operations, the slots last
- * written or read are kept in registers as well as in the frame, so an
- * operation that reads a value the one before it made reads a register,
- * not the store still on its way to memory. Every store still goes to the
- * frame (the cache is write-through), so an exit at any point leaves the
- * frame exact and nothing is ever written back. A cache register holds the
+ * written or read are kept in registers, so an operation that reads a
+ * value the one before it made reads a register, not the store still on
+ * its way to memory. A result is written to its register alone (dirty),
+ * and reaches the frame when the frame must be exact: before a branch, a
+ * call, a return or a label (cache_flush), in an exit's own stub before it
+ * leaves (exit_to keeps what is dirty there), when its register is taken
+ * for another slot, and before the frame itself is read or partly written
+ * for that slot (cache_clean). A result that the next operation of the
+ * run overwrites never reaches the frame at all. A cache register holds the
  * slot's whole 64-bit value (an XMM register: in its low 64 bits; or, for
  * a v128, both of its slots, which a 64-bit read of its first slot may
  * use as well, and a write to either drops). The
@@ -115,14 +150,69 @@ static inline void cache_clear(jit_cc *c) {
     memset(c->gp, 0, sizeof c->gp);
     memset(c->xmm, 0, sizeof c->xmm);
     memset(c->xv, 0, sizeof c->xv);
+    c->gp_dirty = c->xmm_dirty = 0;
 }
+/* The store that writes a cache register back to its slot(s). */
+static inline void keep_store(jit_cc *c, int kind, int reg, uint32_t slot) {
+    if (kind == JIT_KEEP_GP) x64_rm_slot(&c->b, 0, 1, 0x89, reg, slot);               /* mov [slot], r */
+    else if (kind == JIT_KEEP_F64) x64_rm_slot(&c->b, 0xF2, 0, 0x0F11, reg, slot);    /* movsd [slot], x */
+    else x64_rm_slot(&c->b, 0xF3, 0, 0x0F7F, reg, slot);                             /* movdqu [slot], x */
+}
+static inline void gp_writeback(jit_cc *c, int i) {
+    if (!(c->gp_dirty & (1u << i))) return;
+    keep_store(c, JIT_KEEP_GP, cache_gp_reg[i], c->gp[i] - 1);
+    c->gp_dirty &= ~(1u << i);
+}
+static inline void xmm_writeback(jit_cc *c, int i) {
+    if (!(c->xmm_dirty & (1u << i))) return;
+    keep_store(c, c->xv[i] ? JIT_KEEP_V128 : JIT_KEEP_F64, 2 + i, c->xmm[i] - 1);
+    c->xmm_dirty &= ~(1u << i);
+}
+/* Every dirty register written back: the frame is exact (the registers
+   keep their values, clean). */
+static inline void cache_flush(jit_cc *c) {
+    for (int i = 0; i < JIT_NGP; i++) gp_writeback(c, i);
+    for (int i = 0; i < JIT_NXMM; i++) xmm_writeback(c, i);
+}
+/* The frame's copy of `slot` exact: a dirty register holding it, or a
+   dirty v128 covering it, written back. */
+static inline void cache_clean(jit_cc *c, uint32_t slot) {
+    for (int i = 0; i < JIT_NGP; i++)
+        if (c->gp[i] == slot + 1) gp_writeback(c, i);
+    for (int i = 0; i < JIT_NXMM; i++)
+        if (c->xmm[i] == slot + 1 || (c->xv[i] && c->xmm[i] == slot)) xmm_writeback(c, i);
+}
+/* The dirty registers, for an exit's stub (exit_to). */
+static inline void snap_dirty(jit_cc *c, jit_snap *sn) {
+    sn->n = 0;
+    for (int i = 0; i < JIT_NGP; i++)
+        if (c->gp_dirty & (1u << i)) {
+            sn->reg[sn->n] = (uint8_t)cache_gp_reg[i];
+            sn->kind[sn->n] = JIT_KEEP_GP;
+            sn->slot[sn->n++] = c->gp[i] - 1;
+        }
+    for (int i = 0; i < JIT_NXMM; i++)
+        if (c->xmm_dirty & (1u << i)) {
+            sn->reg[sn->n] = (uint8_t)(2 + i);
+            sn->kind[sn->n] = c->xv[i] ? JIT_KEEP_V128 : JIT_KEEP_F64;
+            sn->slot[sn->n++] = c->xmm[i] - 1;
+        }
+}
+/* `slot` is about to get a new value: the registers holding it forget
+   it; a dirty v128 holding it with a neighbour is written back first, for
+   the neighbour's sake. */
 static inline void cache_drop(jit_cc *c, uint32_t slot) {
     for (int i = 0; i < JIT_NGP; i++)
-        if (c->gp[i] == slot + 1) c->gp[i] = 0;
+        if (c->gp[i] == slot + 1) {
+            c->gp[i] = 0;
+            c->gp_dirty &= ~(1u << i);
+        }
     for (int i = 0; i < JIT_NXMM; i++)
         if (c->xmm[i] == slot + 1 || (c->xv[i] && c->xmm[i] == slot)) { /* the slot, or a v128's second */
+            if (c->xv[i]) xmm_writeback(c, i);
             c->xmm[i] = 0;
             c->xv[i] = false;
+            c->xmm_dirty &= ~(1u << i);
         }
 }
 /* The register caching `slot` (GP: a register number; XMM: 2..15), or -1. */
@@ -136,20 +226,30 @@ static inline int cache_xmm(const jit_cc *c, uint32_t slot) {
         if (c->xmm[i] == slot + 1) return 2 + i;
     return -1;
 }
-/* A register for `slot`'s new value (the least recently taken). */
+/* A register for `slot`'s value (the least recently taken, written back
+   first if dirty), clean: a value read from the frame; a new value is
+   marked dirty by its store (st64, st_xmm0, vst). */
 static inline int cache_take_gp(jit_cc *c, uint32_t slot) {
     cache_drop(c, slot);
     uint32_t i = c->gp_next++ % JIT_NGP;
+    gp_writeback(c, (int)i);
     c->gp[i] = slot + 1;
     return cache_gp_reg[i];
 }
 static inline int cache_take_xmm(jit_cc *c, uint32_t slot) {
     cache_drop(c, slot);
     uint32_t i = c->xmm_next++ % JIT_NXMM;
+    xmm_writeback(c, (int)i);
     c->xmm[i] = slot + 1;
     c->xv[i] = false;
     return 2 + (int)i;
 }
+/* Register r (a GP register number, or XMM 2..15) holds its slot's new value. */
+static inline void cache_dirty_gp(jit_cc *c, int r) {
+    for (int i = 0; i < JIT_NGP; i++)
+        if (cache_gp_reg[i] == r) c->gp_dirty |= 1u << i;
+}
+static inline void cache_dirty_xmm(jit_cc *c, int x) { c->xmm_dirty |= 1u << (x - 2); }
 /* A v128 at slots `slot`, slot + 1: its XMM register, or -1; a register
    for its new value. */
 static inline int cache_v128(const jit_cc *c, uint32_t slot) {
@@ -180,6 +280,7 @@ static inline void rd(jit_cc *c, int pfx, int w, uint32_t opc, int reg, uint32_t
         x64_rr(&c->b, 0x66, w, 0x0F7E, x, reg); /* movd/movq reg, xmm (66 (W) 0F 7E /r): zero-extends */
         return;
     }
+    cache_clean(c, slot);
     x64_rm_slot(&c->b, pfx, w, opc, reg, slot);
     if (opc == 0x8B && w && !pfx) x64_rr(&c->b, 0, 1, 0x8B, cache_take_gp(c, slot), reg);
 }
@@ -187,15 +288,22 @@ static inline void rd(jit_cc *c, int pfx, int w, uint32_t opc, int reg, uint32_t
    r/m operand. */
 static inline void rd_xmm(jit_cc *c, int pfx, uint32_t opc, int reg, uint32_t slot) {
     int x = cache_xmm(c, slot);
-    if (x >= 0) x64_rr(&c->b, pfx, 0, opc, reg, x);
-    else x64_rm_slot(&c->b, pfx, 0, opc, reg, slot);
+    if (x >= 0) {
+        x64_rr(&c->b, pfx, 0, opc, reg, x);
+        return;
+    }
+    cache_clean(c, slot);
+    x64_rm_slot(&c->b, pfx, 0, opc, reg, slot);
 }
 /* xmm_reg = the slot as an f32 or f64 (movss / movsd). */
 static inline void ld_xmm(jit_cc *c, int dbl, int reg, uint32_t slot) {
     int x = cache_xmm(c, slot), r = cache_gp(c, slot);
     if (x >= 0) x64_rr(&c->b, 0, 0, 0x0F28, reg, x);          /* movaps reg, x */
     else if (r >= 0) x64_rr(&c->b, 0x66, 1, 0x0F6E, reg, r);  /* movq reg, r (66 W 0F 6E /r) */
-    else x64_rm_slot(&c->b, dbl ? 0xF2 : 0xF3, 0, 0x0F10, reg, slot);
+    else {
+        cache_clean(c, slot);
+        x64_rm_slot(&c->b, dbl ? 0xF2 : 0xF3, 0, 0x0F10, reg, slot);
+    }
 }
 
 /* Scratch registers' loads and stores of slots. */
@@ -204,8 +312,9 @@ static inline void ld64(jit_cc *c, int r, uint32_t slot) { rd(c, 0, 1, 0x8B, r, 
 /* The frame's store only: code no cached value can depend on (the entry). */
 static inline void st64_frame(jit_cc *c, int r, uint32_t slot) { x64_rm_slot(&c->b, 0, 1, 0x89, r, slot); }
 static inline void st64(jit_cc *c, int r, uint32_t slot) {
-    st64_frame(c, r, slot);
-    x64_rr(&c->b, 0, 1, 0x8B, cache_take_gp(c, slot), r);
+    int k = cache_take_gp(c, slot);
+    x64_rr(&c->b, 0, 1, 0x8B, k, r);
+    cache_dirty_gp(c, k);
 }
 /* A float result in xmm0 to its slot: an f64 is stored from xmm0 and
    cached in an XMM register, an f32 zero-extended through eax. */
@@ -215,8 +324,9 @@ static inline void st_xmm0(jit_cc *c, int dbl, uint32_t slot) {
         st64(c, X64_RAX, slot);
         return;
     }
-    x64_rm_slot(&c->b, 0xF2, 0, 0x0F11, 0, slot);                /* movsd [slot], xmm0 */
-    x64_rr(&c->b, 0, 0, 0x0F28, cache_take_xmm(c, slot), 0);    /* movaps x, xmm0 */
+    int x = cache_take_xmm(c, slot);
+    x64_rr(&c->b, 0, 0, 0x0F28, x, 0); /* movaps x, xmm0 */
+    cache_dirty_xmm(c, x);
 }
 
 /* Leaves for the interpreter at this operation (unconditionally). */

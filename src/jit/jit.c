@@ -8,9 +8,10 @@
  *     interpreter last read it, r14 = &attention, r15 = the instance's
  *     globals. rax, rcx, rdx, xmm0 and xmm1 are scratch within one
  *     operation; rsi, rdi, r8-r11 and xmm2-xmm15 cache slots within a
- *     straight run of operations (the register cache below: the frame
- *     is always exact, so the code can be left after any operation, and
- *     entered where a run starts).
+ *     straight run of operations (the register cache, emit.h: written
+ *     back before a branch, a call, a return or a label, and by each
+ *     exit's own stub, so the interpreter always finds the frame exact;
+ *     the code is entered only where a run starts).
  *   - Leaving: compiled code returns the word index of an operation to the
  *     interpreter, which runs it in the same frame: calls and returns
  *     (which the interpreter makes, frame records and all), any check
@@ -1134,7 +1135,9 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
     if (jit_simd_op(c, pc, op)) return true; /* simd.c: the v128 operations */
 
     /* control: what follows is not straight-line code from here (the
-       register cache, above), but for a conditional branch's fall-through */
+       register cache, above), but for a conditional branch's fall-through;
+       the frame is made exact first, for the code it goes to */
+    cache_flush(c);
     c->flush_next = true;
     switch (op) {
     case CMP_BR: taken(c, pc, 1); return true;
@@ -1227,6 +1230,7 @@ static void emit_epilogue(jit_cc *c) {
 }
 
 static void jit_cc_free(jit_cc *c) {
+    free(c->snaps);
     free(c->marks);
     free(c->meter);
     free(c->b.p);
@@ -1289,6 +1293,7 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
     c.flush_next = true; /* word 0: the entry's */
     for (uint32_t pc = 0; pc < cf->code_len; pc += cmp_op_length(cf->code + pc)) {
         if (c.flush_next || (c.marks[pc] & JIT_LABEL)) {
+            cache_flush(&c); /* falling into a label: the code that jumps there flushed */
             cache_clear(&c);
             c.marks[pc] |= JIT_ENTRY;
         }
@@ -1320,7 +1325,14 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
             x64_mov_imm32(&c.b, X64_RAX, pc);
             x64_patch_rel32(&c.b, x64_jmp32(&c.b), epilogue);
         }
-        x64_patch_rel32(&c.b, c.exits[i].at, stub[pc] - 1);
+        size_t to = stub[pc] - 1;
+        if (c.exits[i].snap) { /* the registers dirty at this exit, written back on its way out */
+            const jit_snap *sn = &c.snaps[c.exits[i].snap - 1];
+            to = c.b.len;
+            for (uint32_t k = 0; k < sn->n; k++) keep_store(&c, sn->kind[k], sn->reg[k], sn->slot[k]);
+            x64_patch_rel32(&c.b, x64_jmp32(&c.b), stub[pc] - 1);
+        }
+        x64_patch_rel32(&c.b, c.exits[i].at, to);
     }
     free(stub);
     for (uint32_t i = 0; i < c.njumps; i++) {

@@ -7,14 +7,14 @@
  * vector operands into xmm0/xmm1, computes, and stores the result to the
  * frame with movdqu (slots are 8-byte aligned, so no legacy SSE
  * instruction takes them as memory operands). The register cache (emit.h)
- * keeps v128s too, write-through as the scalars: a vector stored or
+ * keeps v128s too, write-back as the scalars: a vector stored or
  * loaded stays in a cache register (xv), a later operand is read from
  * there, and any write to either of its slots drops it, as a v128 store
  * drops the scalar views of its slots. A lane extracted or stored is read
  * in the frame itself, at its byte offset; a lane replaced or loaded is
  * inserted in the vector's register (vinsert_rdx). More XMM registers than
- * xmm0/xmm1 come from the cache (vtmp: a cache register dropped for the
- * operation). Code that runs conditionally (select) must not load
+ * xmm0/xmm1 come from the cache (vtmp: a cache register written back if
+ * dirty and dropped for the operation). Code that runs conditionally (select) must not load
  * through the cache, which would then claim a value that was not loaded.
  *
  * Results are the interpreter's bit for bit (src/exec/simd.h): every
@@ -63,15 +63,18 @@ static bool has(jit_cc *c, uint32_t pc, int need) {
 static void vld(jit_cc *c, int x, uint32_t slot) {
     int r = cache_v128(c, slot);
     if (r < 0) {
+        cache_clean(c, slot);
+        cache_clean(c, slot + 1);
         r = cache_take_v128(c, slot);
         x64_rm_slot(&c->b, 0xF3, 0, 0x0F6F, r, slot);
     }
     if (r != x) x64_rr(&c->b, 0x66, 0, 0x0F6F, x, r);
 }
-/* The v128 at slot = x: movdqu [slot], x (F3 0F 7F), cached (write-through). */
+/* The v128 at slot = x: kept in a cache register, dirty (emit.h). */
 static void vst(jit_cc *c, int x, uint32_t slot) {
-    x64_rm_slot(&c->b, 0xF3, 0, 0x0F7F, x, slot);
-    x64_rr(&c->b, 0x66, 0, 0x0F6F, cache_take_v128(c, slot), x);
+    int r = cache_take_v128(c, slot);
+    x64_rr(&c->b, 0x66, 0, 0x0F6F, r, x);
+    cache_dirty_xmm(c, r);
 }
 /* op x, y (registers; pfx 0x66 for the integer forms). */
 static void vop(jit_cc *c, int pfx, uint32_t opc, int x, int y) { x64_rr(&c->b, pfx, 0, opc, x, y); }
@@ -79,6 +82,7 @@ static void vpi(jit_cc *c, uint32_t opc, int x, int y) { vop(c, 0x66, opc, x, y)
 /* An XMM register for this operation: a cache register, dropped. */
 static int vtmp(jit_cc *c) {
     uint32_t i = c->xmm_next++ % JIT_NXMM;
+    xmm_writeback(c, (int)i);
     c->xmm[i] = 0;
     c->xv[i] = false;
     return 2 + (int)i;
@@ -482,6 +486,7 @@ bool jit_simd_op(jit_cc *c, uint32_t pc, uint32_t op) {
             return true;
         }
         vdone(c, ip[1]);
+        cache_clean(c, ip[1]);
         st_n(c, n, 0, lane_disp(ip[1], ip[5], n));
         lane_written(c, ip[1]);
         return true;
@@ -490,6 +495,8 @@ bool jit_simd_op(jit_cc *c, uint32_t pc, uint32_t op) {
         /* address, vector, offset, lane */
         uint32_t n = 1u << (op - CMP_V128_STORE8_LANE);
         if (!address(c, pc, ip[1], ip[3], n)) return true;
+        cache_clean(c, ip[2]);
+        cache_clean(c, ip[2] + 1);
         ld_n(c, n, 0, lane_disp(ip[2], ip[4], n));
         st_n(c, n, 1, (int32_t)ip[3]);
         return true;
@@ -525,6 +532,8 @@ bool jit_simd_op(jit_cc *c, uint32_t pc, uint32_t op) {
         case CMP_I32X4_EXTRACT_LANE: case CMP_F32X4_EXTRACT_LANE: n = 4, opc = 0x8B; break;
         default: n = 8, opc = 0x8B, w = 1; break;
         }
+        cache_clean(c, ip[2]);
+        cache_clean(c, ip[2] + 1);
         x64_rm_base(b, 0, w, opc, X64_RAX, X64_RBX, lane_disp(ip[2], ip[3], n));
         st64(c, X64_RAX, ip[1]);
         return true;
@@ -541,6 +550,7 @@ bool jit_simd_op(jit_cc *c, uint32_t pc, uint32_t op) {
             return true;
         }
         vdone(c, ip[1]);
+        cache_clean(c, ip[1]);
         st_n(c, n, 0, lane_disp(ip[1], ip[4], n));
         lane_written(c, ip[1]);
         return true;
