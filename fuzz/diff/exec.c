@@ -104,7 +104,9 @@ static void print_val(weft_val v) {
    end, and "null function or function signature mismatch" for the other
    two call_indirect traps; it has one message for both trunc traps, while
    the spec calls an out-of-range trunc "integer overflow" like the
-   division; so those are merged here the same way. */
+   division; so those are merged here the same way. "null" is a null
+   reference given to throw_ref, call_ref or ref.as_non_null (V8:
+   "rethrowing null value", "dereferencing a null pointer"). */
 static const char *trap_kind(weft_trap t) {
     switch (t) {
     case WEFT_TRAP_UNREACHABLE: return "unreachable";
@@ -117,6 +119,7 @@ static const char *trap_kind(weft_trap t) {
     case WEFT_TRAP_INT_OVERFLOW:
     case WEFT_TRAP_BAD_CONVERSION: return "overflow";
     case WEFT_TRAP_UNALIGNED_ATOMIC: return "unaligned";
+    case WEFT_TRAP_NULL_REF: return "null";
     default: return "other";
     }
 }

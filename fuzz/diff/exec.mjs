@@ -34,6 +34,7 @@ const TRAPS = [
   [/divide by zero|remainder by zero/, 'div'],
   [/divide result unrepresentable|float unrepresentable in integer range/, 'overflow'],
   [/operation does not support unaligned accesses/, 'unaligned'],
+  [/rethrowing null value|dereferencing a null pointer/, 'null'],
 ];
 
 // Imports and exports in module order, functions with their types
