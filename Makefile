@@ -184,8 +184,9 @@ $(BUILD)/fuzz/diff-exec: fuzz/diff/exec.c $(BUILD)/libweft.a
 # FUZZ_TIME seconds each (findings land in $(FUZZ_BUILD)/crashes), then the
 # differential fuzzer against node for FUZZ_TIME seconds on $(BUILD), with
 # a seed from the clock that it prints (findings in $(BUILD)/diff-findings);
-# its exception-handling modules need binaryen 119 from npm
-# (fuzz/diff/package.json), installed here when it is missing.
+# its current mix needs node 24 and binaryen 132 from npm
+# (fuzz/diff/package.json), installed here when missing or older than
+# package-lock.json (without them it makes the old mix: fuzz/diff/run).
 # The harnesses run the shipped handlers (PAIRS=1); the interpreter's file
 # is compiled at -O0 there (INTERP_CFLAGS above), so it runs fewer
 # executions per second than the rest would allow. FUZZ_BUILD may be a
@@ -203,8 +204,9 @@ fuzz: $(BUILD)/fuzz/diff-exec
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=clang SAN=address,undefined LIBFUZZER=1 PAIRS=1 \
 		INTERP_CFLAGS="$(FUZZ_INTERP_CFLAGS)" fuzz-bins
 	bash fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_TIME) $(FUZZ_TARGETS)
-	[ -x fuzz/diff/node_modules/.bin/wasm-opt ] || npm ci --prefix fuzz/diff --no-audit --no-fund || \
-		echo "fuzz/diff: no binaryen 119 from npm; exception-handling modules get tags only"
+	[ fuzz/diff/node_modules/.package-lock.json -nt fuzz/diff/package-lock.json ] || \
+		npm ci --prefix fuzz/diff --no-audit --no-fund || \
+		echo "fuzz/diff: npm ci failed; the differential fuzzer makes the old mix"
 	seed=$$(date +%s); echo "== differential fuzzing, seed $$seed"; \
 		bash fuzz/diff/run -n 1000000 -t $(FUZZ_TIME) -s $$seed $(BUILD)
 

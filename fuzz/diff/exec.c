@@ -15,10 +15,11 @@
  *
  *   [module PATH]            start of a module
  *   [invalid]                the module does not decode or validate
- *   [skip import M.N]        an import other than fuzzing-support's functions
+ *   [skip import M.N]        an import neither side provides (below)
  *   [instantiate trap KIND]  a segment or the start function trapped
  *   [call NAME]              an export is called
- *   [log-i32 VALUE]          a call of a logging import (its import name)
+ *   [log-i32 VALUE]          a call of an import of "fuzzing-support" (its
+ *                            import name and arguments)
  *   [result VALUE...]        the call returned (zero or more values)
  *   [trap KIND]              the call trapped
  *   [exception]              a wasm exception left the call uncaught
@@ -51,6 +52,24 @@
  * log-v128 throws an exception of a tag of its own (made by the host, so
  * no module can name it), which prints "[exception TypeError]" too when
  * it leaves the export.
+ *
+ * Imports: binaryen's -ttf (version 132; 108 and 119 import the log-*
+ * functions alone) also imports functions of "fuzzing-support" that its
+ * own JS harness (fuzz_shell.js) gives a meaning: call-export,
+ * call-export-catch, call-ref, call-ref-catch, throw, table-get,
+ * table-set, sleep; tags "wasmtag" and "jstag"; and immutable externref
+ * globals of module "__fuzz_import". Both drivers give every function of
+ * "fuzzing-support" one meaning, the log functions' (print the name and
+ * the arguments), and return zeros (null references) for its results, so
+ * none of them calls back into the module or throws; every tag import
+ * gets a new tag of its type (jstag too, which is not V8's JSTag then);
+ * every immutable externref global import a non-null reference. Anything
+ * else (a function import whose result is a v128 or an exnref, a mutable
+ * or other global, a table or memory) is "[skip import]".
+ *
+ * exnref cannot cross the JS boundary either: V8 throws the same TypeError
+ * as for v128 (Wasm 3.0's JS API, ToJSValue/ToWebAssemblyValue), so it is
+ * treated as v128 is everywhere below.
  *
  * With `--tier jit` first, the modules run on the compiler tier
  * (docs/jit.md), and with `--messages` a trap line carries its message:
@@ -104,7 +123,9 @@ static void print_val(weft_val v) {
    end, and "null function or function signature mismatch" for the other
    two call_indirect traps; it has one message for both trunc traps, while
    the spec calls an out-of-range trunc "integer overflow" like the
-   division; so those are merged here the same way. */
+   division; so those are merged here the same way. "null" is a null
+   reference given to throw_ref, call_ref or ref.as_non_null (V8:
+   "rethrowing null value", "dereferencing a null pointer"). */
 static const char *trap_kind(weft_trap t) {
     switch (t) {
     case WEFT_TRAP_UNREACHABLE: return "unreachable";
@@ -117,26 +138,41 @@ static const char *trap_kind(weft_trap t) {
     case WEFT_TRAP_INT_OVERFLOW:
     case WEFT_TRAP_BAD_CONVERSION: return "overflow";
     case WEFT_TRAP_UNALIGNED_ATOMIC: return "unaligned";
+    case WEFT_TRAP_NULL_REF: return "null";
     default: return "other";
     }
 }
 
-/* One logging import: its name (borrowed from the module, which outlives
-   the store) and how many arguments it takes; for one with a v128
-   parameter, the tag of the TypeError V8 throws instead of calling it (the
-   file comment). Freed with the store. */
+/* One function import of "fuzzing-support": its name and type (borrowed
+   from the module, which outlives the store); for one with a v128 or
+   exnref parameter or result, the tag of the TypeError V8 throws instead
+   of calling it (the file comment). Freed with the store. */
 struct log_import {
     weft_name name;
-    uint32_t nparams;
+    weft_functype type;
     weft_tag *type_error;
 };
 
-/* The host function of every logging import: prints "[NAME ARGS...]", or
-   throws the TypeError (the file comment). */
+static weft_val zero_of(weft_valtype t);
+
+/* Whether JS cannot take or give a value of type t (the file comment). */
+static bool not_for_js(weft_valtype t) { return t == WEFT_V128 || t == WEFT_EXNREF; }
+
+/* The host function of every function import: prints "[NAME ARGS...]" and
+   returns zeros, or throws the TypeError (the file comment). */
 static weft_status log_fn(weft_caller *caller, void *env, const weft_val *args,
                           weft_val *results) {
-    (void)results;
     const struct log_import *imp = env;
+    /* V8 converts the arguments before the call and the results after it:
+       a v128 or exnref result throws after the line is printed. */
+    bool param_for_js = true;
+    for (uint32_t i = 0; i < imp->type.nparams; i++)
+        if (not_for_js(imp->type.params[i])) param_for_js = false;
+    if (imp->type_error && param_for_js) {
+        printf("[%.*s", (int)imp->name.len, imp->name.data);
+        for (uint32_t i = 0; i < imp->type.nparams; i++) print_val(args[i]);
+        printf("]\n");
+    }
     if (imp->type_error) {
         if (!weft_caller_throw(caller, imp->type_error, NULL, 0)) {
             weft_caller_trap(caller, "diff-exec: cannot throw the TypeError");
@@ -145,8 +181,9 @@ static weft_status log_fn(weft_caller *caller, void *env, const weft_val *args,
         return WEFT_ERR_EXCEPTION;
     }
     printf("[%.*s", (int)imp->name.len, imp->name.data);
-    for (uint32_t i = 0; i < imp->nparams; i++) print_val(args[i]);
+    for (uint32_t i = 0; i < imp->type.nparams; i++) print_val(args[i]);
     printf("]\n");
+    for (uint32_t i = 0; i < imp->type.nresults; i++) results[i] = zero_of(imp->type.results[i]);
     return WEFT_OK;
 }
 
@@ -180,13 +217,13 @@ static int report_failure(weft_status st, const weft_error *err, const char *pre
     return 0;
 }
 
-/* Whether a function type has a v128 parameter or result (the JS API
-   cannot call it: the file comment). */
+/* Whether a function type has a v128 or exnref parameter or result (the
+   JS API cannot call it: the file comment). */
 static bool has_v128(const weft_functype *type) {
     for (uint32_t i = 0; i < type->nparams; i++)
-        if (type->params[i] == WEFT_V128) return true;
+        if (not_for_js(type->params[i])) return true;
     for (uint32_t i = 0; i < type->nresults; i++)
-        if (type->results[i] == WEFT_V128) return true;
+        if (not_for_js(type->results[i])) return true;
     return false;
 }
 
@@ -234,9 +271,14 @@ done:
     return rc;
 }
 
-/* Makes a host function for every import, which must all be
-   fuzzing-support's log-* functions (no results); those with a v128
-   parameter throw a tag made here, left in *type_error (else NULL).
+/* The non-null externref of every externref global import (the file
+   comment): an address no module can read. */
+static int externref_value;
+
+/* Makes every import as the file comment says: a host function for each
+   function of "fuzzing-support" (those with a v128 or exnref in their type
+   throw a tag made here, left in *type_error, else NULL), a new tag for
+   each tag, a non-null reference for each immutable externref global.
    Returns 0, 1 after printing "[skip import ...]" for any other import,
    -1 when out of memory. */
 static int make_imports(weft_module *m, weft_store *store, weft_extern *imports,
@@ -246,9 +288,26 @@ static int make_imports(weft_module *m, weft_store *store, weft_extern *imports,
     for (uint32_t i = 0; i < n; i++) {
         weft_name mod, name;
         weft_externtype type;
+        weft_error err;
         if (weft_module_import(m, i, &mod, &name, &type) != WEFT_OK) return -1;
-        if (!weft_name_is(mod, "fuzzing-support") || type.kind != WEFT_EXTERN_FUNC ||
-            type.func.nresults != 0 || name.len < 4 || memcmp(name.data, "log-", 4) != 0) {
+        if (type.kind == WEFT_EXTERN_TAG) {
+            weft_tag *tag = weft_tag_new(store, &type.func);
+            if (!tag) return -1;
+            imports[i].kind = WEFT_EXTERN_TAG;
+            imports[i].of.tag = tag;
+            continue;
+        }
+        if (type.kind == WEFT_EXTERN_GLOBAL && type.global_type == WEFT_EXTERNREF &&
+            !type.global_mutable) {
+            weft_val v = zero_of(WEFT_EXTERNREF);
+            v.of.externref = &externref_value;
+            weft_global *g;
+            if (weft_global_new(store, v, false, &g, &err) != WEFT_OK) return -1;
+            imports[i].kind = WEFT_EXTERN_GLOBAL;
+            imports[i].of.global = g;
+            continue;
+        }
+        if (!weft_name_is(mod, "fuzzing-support") || type.kind != WEFT_EXTERN_FUNC) {
             printf("[skip import %.*s.%.*s]\n", (int)mod.len, mod.data, (int)name.len,
                    name.data);
             return 1;
@@ -256,7 +315,7 @@ static int make_imports(weft_module *m, weft_store *store, weft_extern *imports,
         struct log_import *li = malloc(sizeof *li);
         if (!li) return -1;
         li->name = name;
-        li->nparams = type.func.nparams;
+        li->type = type.func;
         li->type_error = NULL;
         if (has_v128(&type.func)) {
             weft_functype none = {0};

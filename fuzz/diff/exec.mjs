@@ -16,14 +16,24 @@
 // payloads across the JS boundary), a trap as its kind only, an
 // exception as "[exception]" (a WebAssembly.Exception: the module's tags are
 // not exported, so its tag and payload cannot be read here) or
-// "[exception TypeError]" (V8's TypeError for a v128 crossing to or from JS,
-// which exec.c imitates).
+// "[exception TypeError]" (V8's TypeError for a v128 or an exnref crossing
+// to or from JS, which exec.c imitates). The imports (binaryen 132's
+// call-export, throw, sleep, ..., its tags and externref globals) are
+// given the meaning exec.c's file comment says, the same on both sides.
 import { readFileSync } from 'node:fs';
 
 const VALTYPES = {
   0x7f: 'i32', 0x7e: 'i64', 0x7d: 'f32', 0x7c: 'f64', 0x7b: 'v128', 0x70: 'funcref', 0x6f: 'externref',
+  0x69: 'exnref',
 };
+// (ref null? HT) (Wasm 3.0 §5.3.3), as exec.c sees it (weft.h): the
+// hierarchy's top type; a concrete type index is a function type here (no GC).
+const HEAPTYPES = { 0x70: 'funcref', 0x73: 'funcref', 0x6f: 'externref', 0x72: 'externref', 0x69: 'exnref', 0x74: 'exnref' };
 const ZERO = { i32: 0, i64: 0n, f32: 0, f64: 0, funcref: null, externref: null };
+// What JS cannot pass to or take from wasm: V8 throws a TypeError.
+const NOT_FOR_JS = new Set(['v128', 'exnref']);
+// The non-null reference every externref global import gets (exec.c).
+const EXTERNREF = {};
 
 // V8's trap messages, grouped into the kinds of exec.c's trap_kind.
 const TRAPS = [
@@ -34,6 +44,7 @@ const TRAPS = [
   [/divide by zero|remainder by zero/, 'div'],
   [/divide result unrepresentable|float unrepresentable in integer range/, 'overflow'],
   [/operation does not support unaligned accesses/, 'unaligned'],
+  [/rethrowing null value|dereferencing a null pointer/, 'null'],
 ];
 
 // Imports and exports in module order, functions with their types
@@ -56,8 +67,20 @@ function readSignatures(bytes) {
     return new TextDecoder().decode(bytes.subarray(pos - n, pos));
   };
   const valtype = () => {
-    const t = VALTYPES[bytes[pos++]];
-    if (!t) throw new Error(`value type 0x${bytes[pos - 1].toString(16)}`);
+    const b = bytes[pos++];
+    if (b === 0x63 || b === 0x64) {
+      const h = bytes[pos];
+      if (h & 0x40) { // an abstract heap type: one negative s33 byte
+        pos++;
+        const t = HEAPTYPES[h];
+        if (!t) throw new Error(`heap type 0x${h.toString(16)}`);
+        return t;
+      }
+      u32(); // a type index (s33, non-negative): a function type without GC
+      return 'funcref';
+    }
+    const t = VALTYPES[b];
+    if (!t) throw new Error(`value type 0x${b.toString(16)}`);
     return t;
   };
   const limits = () => {
@@ -81,8 +104,8 @@ function readSignatures(bytes) {
         if (imp.kind === 0) funcs.push(imp.type = types[u32()]);
         else if (imp.kind === 1) { valtype(); limits(); }
         else if (imp.kind === 2) limits();
-        else if (imp.kind === 3) { valtype(); pos++; }
-        else if (imp.kind === 4) { pos++; u32(); } // a tag: attribute 0, type index
+        else if (imp.kind === 3) { imp.valtype = valtype(); imp.mutable = bytes[pos++] !== 0; }
+        else if (imp.kind === 4) { pos++; imp.type = types[u32()]; } // a tag: attribute 0, type index
         else throw new Error(`import kind ${imp.kind}`);
         imports.push(imp);
       }
@@ -163,15 +186,23 @@ function runModule(path, out) {
   const { imports, exports } = readSignatures(bytes);
   const importObject = {};
   for (const imp of imports) {
-    if (imp.module !== 'fuzzing-support' || imp.kind !== 0 || imp.type.results.length !== 0 ||
-        !imp.name.startsWith('log-')) {
+    let value;
+    if (imp.kind === 4) {
+      value = new WebAssembly.Tag({ parameters: imp.type.params });
+    } else if (imp.kind === 3 && imp.valtype === 'externref' && !imp.mutable) {
+      value = EXTERNREF;
+    } else if (imp.module === 'fuzzing-support' && imp.kind === 0) {
+      const { params, results } = imp.type;
+      value = (...args) => {
+        out.push(`[${imp.name}${formatAll(params, args)}]`);
+        return results.length === 1 ? ZERO[results[0]] : results.map((t) => ZERO[t]);
+      };
+    } else {
       out.push(`[skip import ${imp.module}.${imp.name}]`);
       return;
     }
     importObject[imp.module] ??= {};
-    importObject[imp.module][imp.name] = (...args) => {
-      out.push(`[${imp.name}${formatAll(imp.type.params, args)}]`);
-    };
+    importObject[imp.module][imp.name] = value;
   }
   let instance;
   try {

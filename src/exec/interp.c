@@ -870,11 +870,14 @@ dispatch:
         if (n) memmove(md->data + d, ms->data + s, n);                               \
     }
     /* memory64 and 64-bit tables: an i64 address or index as the 32-bit
-       one the memory-0 and table handlers take, saturated. Exact because
-       weft gives a 64-bit memory at most 2^32 - 2^16 bytes and a table
-       fewer than 2^32 - 1 elements: every value it saturates is out of
-       bounds, plus any offset or length, as the unsaturated one is. */
-#define BODY_ADDR64(a_, b_) fp[ip[1]] = U64V(a_) > UINT32_MAX ? UINT32_MAX : U64V(a_);
+       one the memory-0 and table handlers take, saturated to 2^32 - 16
+       plus its low four bits (which an atomic access's alignment check
+       reads: ATOMIC_EA). Exact because weft gives a 64-bit memory at most
+       2^32 - 2^16 bytes and a table fewer than 2^32 - 16 elements: every
+       value it saturates is out of bounds, plus any offset or length, as
+       the unsaturated one is. */
+#define BODY_ADDR64(a_, b_) \
+    fp[ip[1]] = U64V(a_) > UINT32_MAX ? (uint32_t)(0xfffffff0u | (U64V(a_) & 0xf)) : U64V(a_);
 
     /* ---- tables and references ---- */
 #define BODY_TABLE_GET(a_, b_)                                                       \
@@ -996,11 +999,14 @@ dispatch:
 #define BODY_BR_IF_I64_GE_U_IMM(a_, b_) BODY_BR_CMP_IMM(a_, U64, >=, (uint64_t)(int64_t)(int32_t)ip[2])
 
     /* ---- atomics (threads proposal) ---- */
-    /* Bounds, then alignment: an atomic access must be naturally aligned. */
+    /* Alignment, then bounds: an atomic access must be naturally aligned,
+       and one that is neither aligned nor in bounds traps as unaligned, as
+       in the threads proposal's reference interpreter (check_align before
+       the access) and V8. ADDR64 keeps an i64 address's low bits. */
 #define ATOMIC_EA(n, addr_, offw)                                                    \
     uint64_t ea = (uint64_t)U32V(addr_) + ip[offw];                                  \
-    CHECK_MEM(ea, n);                                                                \
-    if (ea & ((n) - 1)) TRAP(WEFT_TRAP_UNALIGNED_ATOMIC);
+    if (ea & ((n) - 1)) TRAP(WEFT_TRAP_UNALIGNED_ATOMIC);                           \
+    CHECK_MEM(ea, n);
 #define ATOMIC_LOAD(a_, bits)                                                        \
     {                                                                                \
         ATOMIC_EA(bits / 8, a_, 3)                                                   \

@@ -1054,11 +1054,15 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
         x64_rr(&c->b, 0, 0, 0x8B, X64_RAX, X64_RAX);      /* mov eax, eax: (uint32_t) */
         st64(c, X64_RAX, ip[1]);
         return true;
-    case CMP_ADDR64: /* a 64-bit address saturated to 32 bits (interp.c BODY_ADDR64) */
+    case CMP_ADDR64: /* a 64-bit address saturated to 2^32 - 16 plus its low four bits
+                        (interp.c BODY_ADDR64) */
         ld64(c, X64_RAX, ip[2]);
-        x64_mov_imm32(&c->b, X64_RCX, UINT32_MAX);
-        x64_rr(&c->b, 0, 1, 0x39, X64_RCX, X64_RAX);      /* cmp rax, rcx */
-        x64_rr(&c->b, 0, 1, 0x0F47, X64_RAX, X64_RCX);    /* cmova rax, rcx */
+        x64_rr(&c->b, 0, 0, 0x8B, X64_RCX, X64_RAX);      /* mov ecx, eax */
+        alu_imm(c, 0, AL_OR, X64_RCX, 0xFFFFFFF0u);       /* or ecx, 0xfffffff0 */
+        x64_rr(&c->b, 0, 1, 0x8B, X64_RDX, X64_RAX);      /* mov rdx, rax */
+        alu_imm(c, 1, AL_SHR_U, X64_RDX, 32);             /* shr rdx, 32 */
+        x64_rr(&c->b, 0, 1, 0x85, X64_RDX, X64_RDX);      /* test rdx, rdx */
+        x64_rr(&c->b, 0, 1, 0x0F45, X64_RAX, X64_RCX);    /* cmovnz rax, rcx */
         st64(c, X64_RAX, ip[1]);
         return true;
     case CMP_REF_IS_NULL:

@@ -2,14 +2,17 @@
  * table.c — tables (§4.2.7 table instances, §4.4.6 table.grow).
  *
  * elems holds one pointer per element: a weft_func* for funcref tables, the
- * host's pointer for externref tables, NULL for a null reference. Unlike
+ * host's pointer for externref tables, the weft_exn* for exnref tables
+ * (the store owns it), NULL for a null reference. Unlike
  * memories, tables may move when they grow: nothing outside the
  * interpreter's current instruction holds a pointer into them.
  */
 #include "internal.h"
 
+/* Every reference type a table may hold (Wasm 3.0 §3.2.10: tables of
+   exnref too; exceptions live as long as their store, as tables do). */
 static bool rt_reftype_ok(weft_valtype t) {
-    return t == WEFT_FUNCREF || t == WEFT_EXTERNREF;
+    return t == WEFT_FUNCREF || t == WEFT_EXTERNREF || t == WEFT_EXNREF;
 }
 
 weft_status rt_table_alloc(weft_valtype elem, weft_limits limits, void *init, rt_budget *budget,
@@ -114,7 +117,9 @@ static weft_status rt_table_check_val(const weft_table *t, weft_val v) {
 }
 
 static void *rt_ref_bits(weft_val v) {
-    return v.type == WEFT_FUNCREF ? (void *)v.of.func : v.of.externref;
+    if (v.type == WEFT_FUNCREF) return v.of.func;
+    if (v.type == WEFT_EXNREF) return v.of.exnref;
+    return v.of.externref;
 }
 
 weft_status weft_table_new(weft_store *store, weft_valtype elem, weft_limits limits,

@@ -9,6 +9,9 @@
 # leaves an export), and exceptions-v128, written by hand (its .wat is
 # beside it) for what the drivers print for exceptions and for V8's v128
 # TypeError, with the rethrow and delegate binaryen does not make;
+# exnref-table and atomic-unaligned-oob, written by hand after findings in
+# binaryen 132's modules (their .wat beside them, assembled by binaryen
+# 132's wasm-as; their .expected from node 24);
 # each mismatch fuzz/diff/run finds belongs here too, minimized. To add one:
 #   cp MODULE.wasm fuzz/corpus/diff/NAME.wasm
 #   cd fuzz/corpus/diff && node ../../diff/exec.mjs NAME.wasm > NAME.expected
