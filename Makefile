@@ -195,7 +195,8 @@ $(BUILD)/fuzz/diff-exec: $(BUILD)/obj/fuzz/diff/exec.o $(BUILD)/libweft.a
 	$(CC) -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
 
 # Runs every harness (or FUZZ_TARGETS) under libFuzzer with ASan+UBSan for
-# FUZZ_TIME seconds each (findings land in $(FUZZ_BUILD)/crashes), then the
+# FUZZ_TIME seconds each, one per CPU at a time (FUZZ_JOBS; findings land
+# in $(FUZZ_BUILD)/crashes), then the
 # differential fuzzer against node for FUZZ_TIME seconds on $(BUILD), with
 # a seed from the clock that it prints (findings in $(BUILD)/diff-findings);
 # its exception-handling modules need binaryen 119 from npm
