@@ -97,6 +97,10 @@ EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 # weft_wasm.h only.
 CAPI_TEST_SRC := $(sort $(wildcard tests/capi/*_test.c))
 CAPI_TEST_BIN := $(CAPI_TEST_SRC:tests/capi/%.c=$(BUILD)/tests-capi/%)
+# Their objects (each program is linked from its own; below).
+PROG_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) $(FUZZ_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/fuzz/main.o \
+	$(BUILD)/obj/fuzz/diff/exec.o $(EXAMPLE_SRC:%.c=$(BUILD)/obj/%.o) $(CAPI_TEST_SRC:%.c=$(BUILD)/obj/%.o) \
+	$(BUILD)/obj/tools/disasm.o
 
 .PHONY: FORCE all test clean bench guests fuzz fuzz-bins install uninstall man release test-release test-jit
 all: $(BUILD)/libweft.a $(BUILD)/libweft.so $(BUILD)/weft $(BUILD)/weft-spectest \
@@ -112,7 +116,18 @@ test-release:
 
 $(BUILD)/obj/%.o: %.c $(BUILD)/flags
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(PROG_INC) -MMD -MP -c $< -o $@
+
+# The programs beside the library (unit tests, fuzz harnesses, examples,
+# the wasm.h tests, tools) are compiled to objects of their own and linked
+# against libweft.a: a change in the library (say src/exec/interp.c)
+# relinks them and compiles none of them again. The unit tests, the
+# harnesses and the tools see the internal headers; the examples and the
+# wasm.h tests only the public ones.
+$(BUILD)/obj/tests/unit/%.o $(BUILD)/obj/fuzz/%.o $(BUILD)/obj/tools/%.o: PROG_INC := -Isrc
+$(BUILD)/obj/fuzz/diff/%.o: PROG_INC :=
+# Kept (make would delete them as intermediate files of the links).
+.SECONDARY: $(PROG_OBJ)
 
 $(BUILD)/obj/src/exec/interp.o: src/exec/interp.c $(BUILD)/flags
 	@mkdir -p $(dir $@)
@@ -141,47 +156,47 @@ $(BUILD)/weft-spectest-portable: $(SPEC_OBJ) $(filter-out $(BUILD)/obj/src/exec/
 		$(BUILD)/obj/src/exec/interp-portable.o
 	$(CC) -o $@ $^ $(LDFLAGS_ALL)
 
-$(BUILD)/examples/%: examples/%.c examples/sha256.h $(BUILD)/libweft.a
+$(BUILD)/examples/%: $(BUILD)/obj/examples/%.o $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
+	$(CC) -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
 
-$(BUILD)/examples/uv_host: examples/uv_host.c $(BUILD)/libweft.a
+$(BUILD)/examples/uv_host: $(BUILD)/obj/examples/uv_host.o $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libweft.a $(UV_LIBS) $(LDFLAGS_ALL)
+	$(CC) -o $@ $< $(BUILD)/libweft.a $(UV_LIBS) $(LDFLAGS_ALL)
 
-$(BUILD)/tests-capi/%: tests/capi/%.c tests/capi/check.h $(BUILD)/libweft.a
+$(BUILD)/tests-capi/%: $(BUILD)/obj/tests/capi/%.o $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
+	$(CC) -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
 
-# Developer tools see the internal headers.
-$(BUILD)/weft-disasm: tools/disasm.c $(BUILD)/libweft.a
-	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
+$(BUILD)/weft-disasm: $(BUILD)/obj/tools/disasm.o $(BUILD)/libweft.a
+	$(CC) -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(BUILD)/libweft.a
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
+	$(CC) -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
 
-# Harnesses see the internal headers too (the WASI one calls host functions
-# directly).
-$(BUILD)/fuzz/%: fuzz/%.c fuzz/main.c $(BUILD)/libweft.a
+# A harness as a plain program over corpus files, and under libFuzzer (its
+# object has libFuzzer's hooks in a LIBFUZZER=1 build, like every other).
+$(BUILD)/fuzz/%: $(BUILD)/obj/fuzz/%.o $(BUILD)/obj/fuzz/main.o $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $< fuzz/main.c $(BUILD)/libweft.a $(LDFLAGS_ALL)
+	$(CC) -o $@ $< $(BUILD)/obj/fuzz/main.o $(BUILD)/libweft.a $(LDFLAGS_ALL)
 
-$(BUILD)/fuzz/libfuzzer/%: fuzz/%.c $(BUILD)/libweft.a
+$(BUILD)/fuzz/libfuzzer/%: $(BUILD)/obj/fuzz/%.o $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
 	$(if $(LIBFUZZER),,$(error libFuzzer harnesses need LIBFUZZER=1 (make fuzz)))
-	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $< -fsanitize=fuzzer $(BUILD)/libweft.a $(LDFLAGS_ALL)
+	$(CC) -o $@ $< -fsanitize=fuzzer $(BUILD)/libweft.a $(LDFLAGS_ALL)
 
 fuzz-bins: $(FUZZ_LF_BIN)
 
 # The weft side of the differential fuzzer (fuzz/diff/run): a plain
 # program on the public API only.
-$(BUILD)/fuzz/diff-exec: fuzz/diff/exec.c $(BUILD)/libweft.a
+$(BUILD)/fuzz/diff-exec: $(BUILD)/obj/fuzz/diff/exec.o $(BUILD)/libweft.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
+	$(CC) -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
 
 # Runs every harness (or FUZZ_TARGETS) under libFuzzer with ASan+UBSan for
-# FUZZ_TIME seconds each (findings land in $(FUZZ_BUILD)/crashes), then the
+# FUZZ_TIME seconds each, one per CPU at a time (FUZZ_JOBS; findings land
+# in $(FUZZ_BUILD)/crashes), then the
 # differential fuzzer against node for FUZZ_TIME seconds on $(BUILD), with
 # a seed from the clock that it prints (findings in $(BUILD)/diff-findings);
 # its current mix needs node 24 and binaryen 132 from npm
@@ -274,4 +289,5 @@ man: $(BUILD)/weft
 clean:
 	rm -rf $(BUILD)
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SPEC_OBJ:.o=.d) $(BUILD)/obj/src/exec/interp-portable.d
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SPEC_OBJ:.o=.d) $(BUILD)/obj/src/exec/interp-portable.d \
+	$(PROG_OBJ:.o=.d)

@@ -6,7 +6,9 @@
 # fuzz/corpus/TARGET (read-only here) plus its seeds (the spec modules for
 # the module targets); new inputs go to BUILD/corpus/TARGET and findings to
 # BUILD/crashes/. FUZZ_SPEC_SEEDS=0 skips the spec seeds (CI's short runs).
-# Exits non-zero if any target found something.
+# Targets run FUZZ_JOBS at a time (default: the number of CPUs), each with
+# its output printed whole once it ends. Exits non-zero if any target found
+# something.
 set -u
 BUILD=${1:?build dir}
 SECS=${2:-60}
@@ -20,20 +22,18 @@ if [ ${#targets[@]} -eq 0 ]; then
     done
 fi
 spec=${WEFT_SPEC_DIR:-../shared/spec/core}
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+outs=$(mktemp -d "${TMPDIR:-/tmp}/weft-fuzz.XXXXXX")
+trap 'rm -rf "$outs"' EXIT
 status=0
-for t in "${targets[@]}"; do
-    bin=$BUILD/fuzz/libfuzzer/$t
-    [ -x "$bin" ] || { echo "no $bin (build with make fuzz)"; status=1; continue; }
+# One target: its output on stdout, exit 1 on a finding.
+fuzz_one() {
+    local t=$1 bin=$BUILD/fuzz/libfuzzer/$1
+    [ -x "$bin" ] || { echo "no $bin (build with make fuzz)"; return 1; }
     mkdir -p "$BUILD/corpus/$t" "$BUILD/crashes" fuzz/corpus/"$t"
     seeds=(fuzz/corpus/"$t")
     # Module targets also start from every spec module.
     if [ -f "fuzz/seeds/$t.spec" ] && [ "${FUZZ_SPEC_SEEDS:-1}" != 0 ] && [ -d "$spec" ]; then
-        if [ ! -d "$BUILD/seeds-spec" ]; then
-            mkdir -p "$BUILD/seeds-spec"
-            find "$(dirname "$spec")" -name '*.wasm' -size -64k | while read -r f; do
-                cp "$f" "$BUILD/seeds-spec/$(basename "$(dirname "$f")")-$(basename "$f")"
-            done
-        fi
         seeds+=("$BUILD/seeds-spec")
     fi
     dict=()
@@ -42,7 +42,30 @@ for t in "${targets[@]}"; do
     "$bin" -max_total_time="$SECS" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
         -artifact_prefix="$BUILD/crashes/$t-" "${dict[@]}" "$BUILD/corpus/$t" "${seeds[@]}" \
         2>&1 | grep -vE '^#[0-9]+.*(NEW|REDUCE|pulse)' | tail -n 25
-    rc=${PIPESTATUS[0]}
-    if [ "$rc" -ne 0 ]; then echo "fuzz $t: finding (exit $rc), see $BUILD/crashes/"; status=1; fi
+    local rc=${PIPESTATUS[0]}
+    if [ "$rc" -ne 0 ]; then echo "fuzz $t: finding (exit $rc), see $BUILD/crashes/"; return 1; fi
+}
+# The spec seeds are copied once, before any target runs.
+if [ "${FUZZ_SPEC_SEEDS:-1}" != 0 ] && [ -d "$spec" ] && [ ! -d "$BUILD/seeds-spec" ] &&
+    ls fuzz/seeds/*.spec >/dev/null 2>&1; then
+    mkdir -p "$BUILD/seeds-spec"
+    find "$(dirname "$spec")" -name '*.wasm' -size -64k | while read -r f; do
+        cp "$f" "$BUILD/seeds-spec/$(basename "$(dirname "$f")")-$(basename "$f")"
+    done
+fi
+pids=()
+for i in "${!targets[@]}"; do
+    # At most $jobs at once: target i starts when target i - jobs has ended.
+    if [ "$i" -ge "$jobs" ]; then
+        wait "${pids[i - jobs]}" || status=1
+        cat "$outs/$((i - jobs))"
+    fi
+    fuzz_one "${targets[i]}" >"$outs/$i" 2>&1 &
+    pids[i]=$!
+done
+for i in "${!targets[@]}"; do
+    [ "$i" -lt $(( ${#targets[@]} - jobs )) ] && continue
+    wait "${pids[i]}" || status=1
+    cat "$outs/$i"
 done
 exit $status

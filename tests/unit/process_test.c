@@ -10,6 +10,7 @@
    share). */
 #include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,9 +24,10 @@
 
 static weft_engine *engine;
 static weft_sched *sched; /* the scheduler of this round, or NULL */
-static int devnull, stdin_pipe[2];
-/* The guests' stderr: /dev/null, or a pipe when a test reads it. */
-static int guest_stderr;
+static int devnull, stdin_pipe[2], stdout_pipe[2];
+/* The guests' stdout and stderr: /dev/null, or a pipe when a test reads
+   it. */
+static int guest_stdout, guest_stderr;
 
 static int count_dir(const char *path) {
     DIR *d = opendir(path);
@@ -53,21 +55,47 @@ typedef struct run_result {
     int64_t end_realtime_ns;   /* when weft_process_run returned */
 } run_result;
 
+/* The host thread that stops a running guest: once the guest has printed
+   "ready" on its stdout (ready_fd), every thread of it started and going
+   into its wait, it calls weft_process_stop; then weft_process_run must
+   return (run_done) within STOP_LIMIT_MS, or the test fails here instead
+   of hanging. The stop is tied to the guest's state, not to a delay: a
+   stop after a fixed 20 ms raced a guest that exits by itself 50 ms after
+   its threads start, and lost under load (the exit came first). */
+#define STOP_LIMIT_MS 10000
 typedef struct stopper {
     weft_process *proc;
-    int delay_ms;
+    int ready_fd;
+    _Atomic int run_done;
 } stopper;
 
-static void *stop_later(void *p) {
+static void *stop_when_ready(void *p) {
     stopper *s = p;
-    sleep_ms(s->delay_ms);
+    char line[16];
+    size_t n = 0;
+    int64_t end = now_ms() + 60000;
+    while (n < sizeof line - 1 && (n == 0 || line[n - 1] != '\n')) {
+        struct pollfd pfd = {s->ready_fd, POLLIN, 0};
+        int64_t left = end - now_ms();
+        CHECK(left > 0 && poll(&pfd, 1, (int)left) == 1, "the guest never printed ready");
+        CHECK(read(s->ready_fd, line + n, 1) == 1, "reading the guest's stdout");
+        n++;
+    }
+    line[n] = 0;
+    CHECK(strcmp(line, "ready\n") == 0, "the guest printed %s", line);
     weft_process_stop(s->proc);
+    end = now_ms() + STOP_LIMIT_MS;
+    while (!s->run_done) {
+        CHECK(now_ms() < end, "weft_process_stop did not end the run in %d ms", STOP_LIMIT_MS);
+        sleep_ms(1);
+    }
     return NULL;
 }
 
-/* Loads and runs one guest; everything is freed before returning. With
-   stop_ms >= 0 a host thread calls weft_process_stop after that long
-   (0: before the run). */
+/* Loads and runs one guest; everything is freed before returning. stop:
+   STOP_NONE, STOP_BEFORE (weft_process_stop before the run) or
+   STOP_READY (stop_when_ready above, reading the guest's stdout). */
+enum { STOP_NONE, STOP_BEFORE, STOP_READY };
 static weft_module *load_guest(const char *name) {
     return CHECK_LOAD(engine, "tests/threads/wasm/%s.wasm", name);
 }
@@ -79,7 +107,7 @@ static weft_wasi *make_wasi(const char *name) {
     wc.argc = 1;
     wc.argv = argv;
     wc.stdio[0] = stdin_pipe[0];
-    wc.stdio[1] = devnull;
+    wc.stdio[1] = guest_stdout;
     wc.stdio[2] = guest_stderr;
     weft_wasi *wasi;
     weft_error err;
@@ -87,7 +115,7 @@ static weft_wasi *make_wasi(const char *name) {
     return wasi;
 }
 
-static void run_guest(const char *name, uint32_t max_threads, int stop_ms, run_result *r) {
+static void run_guest(const char *name, uint32_t max_threads, int stop, run_result *r) {
     weft_module_release(r->mod);
     memset(r, 0, sizeof *r);
     weft_module *mod = load_guest(name);
@@ -98,16 +126,18 @@ static void run_guest(const char *name, uint32_t max_threads, int stop_ms, run_r
     r->mod = mod; /* the process holds a reference of its own too */
     if (r->new_status == WEFT_OK) {
         pthread_t stopper_thread;
-        stopper s = {proc, stop_ms};
-        if (stop_ms == 0) weft_process_stop(proc);
-        if (stop_ms > 0) pthread_create(&stopper_thread, NULL, stop_later, &s);
+        stopper s = {proc, stdout_pipe[0], 0};
+        if (stop == STOP_BEFORE) weft_process_stop(proc);
+        if (stop == STOP_READY)
+            CHECK(pthread_create(&stopper_thread, NULL, stop_when_ready, &s) == 0, "pthread_create");
         int64_t t0 = now_ms();
         CHECK(weft_process_run(proc, &r->out) == WEFT_OK, "%s: run failed", name);
         r->ms = now_ms() - t0;
         struct timespec rt;
         clock_gettime(CLOCK_REALTIME, &rt);
         r->end_realtime_ns = (int64_t)rt.tv_sec * 1000000000 + rt.tv_nsec;
-        if (stop_ms > 0) pthread_join(stopper_thread, NULL);
+        s.run_done = 1;
+        if (stop == STOP_READY) pthread_join(stopper_thread, NULL);
         CHECK(weft_process_run(proc, &r->out) == WEFT_ERR_MISUSE, "a second run must be refused");
         snprintf(r->report, sizeof r->report, "%s", weft_process_report(proc));
         const char *se = weft_process_spawn_error(proc);
@@ -195,10 +225,10 @@ static void fair_share(void) {
 int main(void) {
     engine = weft_engine_new(NULL);
     devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    CHECK(devnull >= 0 && pipe(stdin_pipe) == 0, "setup");
+    CHECK(devnull >= 0 && pipe(stdin_pipe) == 0 && pipe2(stdout_pipe, O_CLOEXEC) == 0, "setup");
     int err_pipe[2];
     CHECK(pipe2(err_pipe, O_NONBLOCK | O_CLOEXEC) == 0, "setup");
-    guest_stderr = devnull;
+    guest_stdout = guest_stderr = devnull;
     int64_t latency_us[2][16];
     int nlatency[2] = {0, 0};
     int threads0 = count_dir("/proc/self/task");
@@ -214,7 +244,7 @@ int main(void) {
     for (int round = 0; round < 8; round++) {
         sched = round >= 4 ? pool : NULL;
         /* A plain successful run. */
-        run_guest("mutex_counter", 0, -1, r);
+        run_guest("mutex_counter", 0, STOP_NONE, r);
         CHECK(r->new_status == WEFT_OK, "new: %s", r->new_err.message);
         CHECK(r->out.end == WEFT_PROCESS_EXIT && r->out.exit_code == 0 && r->out.tid == 1,
               "mutex_counter: end %d code %d tid %u", r->out.end, r->out.exit_code, r->out.tid);
@@ -229,7 +259,7 @@ int main(void) {
         for (int k = 0; k < 2; k++) {
             const char *name = k ? "trap_from_thread" : "exit_from_thread";
             guest_stderr = err_pipe[1];
-            run_guest(name, 0, -1, r);
+            run_guest(name, 0, STOP_NONE, r);
             guest_stderr = devnull;
             if (k == 0)
                 CHECK(r->out.end == WEFT_PROCESS_EXIT && r->out.exit_code == 7 && r->out.tid == 7,
@@ -248,7 +278,7 @@ int main(void) {
         }
 
         /* A trap in thread 2. */
-        run_guest("trap_in_thread", 0, -1, r);
+        run_guest("trap_in_thread", 0, STOP_NONE, r);
         CHECK(r->out.end == WEFT_PROCESS_TRAP && r->out.tid == 2, "trap: end %d tid %u",
               r->out.end, r->out.tid);
         CHECK(r->out.error.trap == WEFT_TRAP_UNREACHABLE, "trap kind %d", r->out.error.trap);
@@ -256,7 +286,7 @@ int main(void) {
         CHECK(strstr(r->report, "thread 2: unreachable"), "report: %s", r->report);
 
         /* A deadlock between thread 1 and thread 2. */
-        run_guest("deadlock", 0, -1, r);
+        run_guest("deadlock", 0, STOP_NONE, r);
         CHECK(r->out.end == WEFT_PROCESS_DEADLOCK, "deadlock: end %d", r->out.end);
         CHECK(r->ms < 1000, "deadlock took %lld ms to report", (long long)r->ms);
         CHECK(r->nwaiters == 2 && r->waiters[0].tid == 1 && r->waiters[1].tid == 2,
@@ -271,22 +301,27 @@ int main(void) {
               "report: %s", r->report);
 
         /* The thread limit, and its reason in the report of a failed run. */
-        run_guest("thread_limit_fail", 4, -1, r);
+        run_guest("thread_limit_fail", 4, STOP_NONE, r);
         CHECK(r->out.end == WEFT_PROCESS_EXIT && r->out.exit_code == 1, "limit: end %d code %d",
               r->out.end, r->out.exit_code);
         CHECK(strstr(r->spawn_error, "--max-threads 4"), "spawn error: %s", r->spawn_error);
         CHECK(strstr(r->report, "note: thread-spawn returned -EAGAIN"), "report: %s", r->report);
 
         /* Refused at load. */
-        run_guest("load_unshared", 0, -1, r);
+        run_guest("load_unshared", 0, STOP_NONE, r);
         CHECK(r->new_status == WEFT_ERR_LINK, "load_unshared: status %d", r->new_status);
         CHECK(strstr(r->new_err.message, "--shared-memory"), "no fix in: %s", r->new_err.message);
 
-        /* Stopped by the host: before the run, and while threads block. */
-        run_guest("mutex_counter", 0, 0, r);
+        /* Stopped by the host: before the run, and while threads block
+           (parked_forever: a futex, a read of stdin, a sleep, a timed
+           wait; it never ends by itself). */
+        run_guest("mutex_counter", 0, STOP_BEFORE, r);
         CHECK(r->out.end == WEFT_PROCESS_STOPPED && r->out.threads == 0, "stop before run");
-        run_guest("exit_from_thread", 0, 20, r);
-        CHECK(r->out.end == WEFT_PROCESS_STOPPED, "stop during run: end %d", r->out.end);
+        guest_stdout = stdout_pipe[1];
+        run_guest("parked_forever", 0, STOP_READY, r);
+        guest_stdout = devnull;
+        CHECK(r->out.end == WEFT_PROCESS_STOPPED && r->out.threads == 5, "stop during run: end %d, %u threads",
+              r->out.end, r->out.threads);
 
         /* Nothing of the programs is left in the host. The baseline is
            taken after the first round: a sanitizer's runtime starts a
@@ -325,6 +360,8 @@ int main(void) {
     close(devnull);
     close(stdin_pipe[0]);
     close(stdin_pipe[1]);
+    close(stdout_pipe[0]);
+    close(stdout_pipe[1]);
     weft_engine_free(engine);
     printf("process_test: ok\n");
     return 0;
