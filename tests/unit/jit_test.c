@@ -186,8 +186,9 @@ typedef struct tier_run {
     weft_func *run; /* its export "run", if any */
 } tier_run;
 
-static void tier_open(tier_run *t, uint32_t tier, const char *file) {
-    weft_config cfg = {.tier = tier};
+/* stack_bytes: each execution's wasm stack (0: the default). */
+static void tier_open_stack(tier_run *t, uint32_t tier, const char *file, uint64_t stack_bytes) {
+    weft_config cfg = {.tier = tier, .max_stack_bytes = stack_bytes};
     weft_error err;
     t->engine = weft_engine_new(&cfg);
     CHECK(t->engine, "engine");
@@ -196,6 +197,7 @@ static void tier_open(tier_run *t, uint32_t tier, const char *file) {
     CHECK(weft_instance_new(t->store, t->mod, NULL, 0, &t->inst, &err) == WEFT_OK, "instantiate: %s", err.message);
     t->run = weft_instance_func(t->inst, "run");
 }
+static void tier_open(tier_run *t, uint32_t tier, const char *file) { tier_open_stack(t, tier, file, 0); }
 static void tier_close(tier_run *t) {
     weft_store_free(t->store);
     weft_module_release(t->mod);
@@ -505,6 +507,7 @@ static void auto_tierup(void) {
     tier_close(&in);
 }
 
+#define CALLS_WASM_STACK (64u << 20)
 /* Part 10: export `name`(n) of jit_calls.wasm with `budget` (0:
    unmetered), as text: status, trap, message or result, fuel left. */
 static void calls_text(tier_run *t, const char *name, int64_t n, uint64_t budget, char *out, size_t size) {
@@ -519,8 +522,8 @@ static void calls_text(tier_run *t, const char *name, int64_t n, uint64_t budget
 static void *machine_stack_calls_on(void *unused) {
     (void)unused;
     tier_run in, jt;
-    tier_open(&in, WEFT_TIER_INTERP, "tests/unit/data/jit_calls.wasm");
-    tier_open(&jt, WEFT_TIER_JIT, "tests/unit/data/jit_calls.wasm");
+    tier_open_stack(&in, WEFT_TIER_INTERP, "tests/unit/data/jit_calls.wasm", CALLS_WASM_STACK);
+    tier_open_stack(&jt, WEFT_TIER_JIT, "tests/unit/data/jit_calls.wasm", CALLS_WASM_STACK);
     char a[512], b[512];
     static const struct {
         const char *name;
@@ -549,14 +552,15 @@ static void *machine_stack_calls_on(void *unused) {
     tier_close(&jt);
     return NULL;
 }
-/* On a thread whose own stack (512 KiB) is smaller than the 8 bytes a
+/* On a thread whose own stack (4 MiB: room for the interpreter's frame,
+   about 0.5 MiB in the sanitizer builds at -O0) is half of the 8 bytes a
    compiled call takes of it times the call depth the wasm stack allows
-   (over 100,000 frames): compiled calls must stay within their share
-   (JIT_NATIVE_STACK) or this crashes. */
+   (64 MiB / 64 = 1,048,576 frames): compiled calls must stay within
+   their share (JIT_NATIVE_STACK) or this crashes. */
 static void machine_stack_calls(void) {
     pthread_attr_t a;
     pthread_t th;
-    CHECK(pthread_attr_init(&a) == 0 && pthread_attr_setstacksize(&a, 512 * 1024) == 0, "attr");
+    CHECK(pthread_attr_init(&a) == 0 && pthread_attr_setstacksize(&a, 4u << 20) == 0, "attr");
     CHECK(pthread_create(&th, &a, machine_stack_calls_on, NULL) == 0, "thread");
     pthread_join(th, NULL);
     pthread_attr_destroy(&a);
