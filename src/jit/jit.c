@@ -638,15 +638,15 @@ static void ftrunc(jit_cc *c, uint32_t pc, int dbl, int bits, bool uns, bool sat
  * were open, so any exit stays what it was.
  * ------------------------------------------------------------------------ */
 /* The frame record and its checks, `enter`'s; rdx = the next free record
-   on the way out. `callee_size`: the callee's frame in slots, or 0 to read
-   it from the cmp_func in rax. */
-static void push_record(jit_cc *c, uint32_t pc, uint32_t base, uint32_t len, uint32_t callee_size) {
+   on the way out. `self`: the callee is this function, whose frame size is
+   a constant; else it is read from the cmp_func in rax. */
+static void push_record(jit_cc *c, uint32_t pc, uint32_t base, uint32_t len, bool self) {
     x64_buf *b = &c->b;
     x64_rm_base(b, 0, 1, 0x8B, X64_RDX, X64_RBP, R_FRAME);
     x64_rm_base(b, 0, 1, 0x3B, X64_RDX, X64_RBP, R_FRAMES_END);
     exit_to(c, x64_jcc32(b, X64_CC_AE), pc);                                   /* no frame record */
-    if (callee_size) {
-        x64_rm_slot(b, 0, 1, 0x8D, X64_RDI, base + callee_size);               /* rdi = the callee's frame end */
+    if (self) {
+        x64_rm_slot(b, 0, 1, 0x8D, X64_RDI, base + c->cf->frame_size);         /* rdi = the callee's frame end */
     } else {
         x64_rm_slot(b, 0, 1, 0x8D, X64_RSI, base);                             /* rsi = nfp */
         x64_rm_base(b, 0, 0, 0x8B, X64_RDI, X64_RAX, (int32_t)offsetof(cmp_func, frame_size));
@@ -683,13 +683,13 @@ static void call_compiled(jit_cc *c, uint32_t pc, uint32_t base, uint32_t len) {
     x64_rm_base(b, 0, 1, 0x8B, X64_RCX, X64_RAX, (int32_t)offsetof(cmp_func, jit));
     x64_rr(b, 0, 1, 0x85, X64_RCX, X64_RCX);
     exit_to(c, x64_jcc32(b, X64_CC_E), pc);                                    /* not compiled */
-    push_record(c, pc, base, len, 0);
+    push_record(c, pc, base, len, false);
     x64_rm_base(b, 0, 0, 0xFF, 2, X64_RCX, (int32_t)offsetof(jit_func, entry)); /* call [rcx + entry] */
     returned(c, base);
 }
 static void call_internal(jit_cc *c, uint32_t pc, uint32_t own_index, uint32_t base) {
     if (own_index == c->own_index) { /* itself: its frame's size and its entry are known */
-        push_record(c, pc, base, CMP_LEN_CALL_INTERNAL, c->cf->frame_size);
+        push_record(c, pc, base, CMP_LEN_CALL_INTERNAL, true);
         x64_byte(&c->b, 0xE8); /* call rel32 to the entry, at 0 */
         x64_u32(&c->b, (uint32_t)-(int32_t)(c->b.len + 4));
         returned(c, base);
