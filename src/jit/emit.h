@@ -182,6 +182,11 @@ static inline void cache_clean(jit_cc *c, uint32_t slot) {
     for (int i = 0; i < JIT_NXMM; i++)
         if (c->xmm[i] == slot + 1 || (c->xv[i] && c->xmm[i] == slot)) xmm_writeback(c, i);
 }
+/* The frame's copy of the v128 at `slot` (two slots) exact. */
+static inline void cache_clean_v128(jit_cc *c, uint32_t slot) {
+    cache_clean(c, slot);
+    cache_clean(c, slot + 1);
+}
 /* The dirty registers, for an exit's stub (exit_to). */
 static inline void snap_dirty(jit_cc *c, jit_snap *sn) {
     sn->n = 0;

@@ -63,8 +63,7 @@ static bool has(jit_cc *c, uint32_t pc, int need) {
 static void vld(jit_cc *c, int x, uint32_t slot) {
     int r = cache_v128(c, slot);
     if (r < 0) {
-        cache_clean(c, slot);
-        cache_clean(c, slot + 1);
+        cache_clean_v128(c, slot);
         r = cache_take_v128(c, slot);
         x64_rm_slot(&c->b, 0xF3, 0, 0x0F6F, r, slot);
     }
@@ -495,8 +494,7 @@ bool jit_simd_op(jit_cc *c, uint32_t pc, uint32_t op) {
         /* address, vector, offset, lane */
         uint32_t n = 1u << (op - CMP_V128_STORE8_LANE);
         if (!address(c, pc, ip[1], ip[3], n)) return true;
-        cache_clean(c, ip[2]);
-        cache_clean(c, ip[2] + 1);
+        cache_clean_v128(c, ip[2]);
         ld_n(c, n, 0, lane_disp(ip[2], ip[4], n));
         st_n(c, n, 1, (int32_t)ip[3]);
         return true;
@@ -532,8 +530,7 @@ bool jit_simd_op(jit_cc *c, uint32_t pc, uint32_t op) {
         case CMP_I32X4_EXTRACT_LANE: case CMP_F32X4_EXTRACT_LANE: n = 4, opc = 0x8B; break;
         default: n = 8, opc = 0x8B, w = 1; break;
         }
-        cache_clean(c, ip[2]);
-        cache_clean(c, ip[2] + 1);
+        cache_clean_v128(c, ip[2]);
         x64_rm_base(b, 0, w, opc, X64_RAX, X64_RBX, lane_disp(ip[2], ip[3], n));
         st64(c, X64_RAX, ip[1]);
         return true;

@@ -167,7 +167,7 @@ refused --tcplisten "'--tcplisten' is not supported: use --listen" run --tcplist
 refused --preload "'--preload' is not supported" run --preload a=b.wasm "$P"
 refused --profile "'--profile' is not supported: .*perf" run --profile=perfmap "$P"
 refused --allow-precompiled "'--allow-precompiled' is not supported" run --allow-precompiled "$P"
-refused -O "'-O' is not supported: weft is an interpreter" run -O opt-level=2 "$P"
+refused -O "'-O' is not supported: weft has no optimisation levels" run -O opt-level=2 "$P"
 refused --optimize "'--optimize' is not supported" run --optimize opt-level=2 "$P"
 refused -C "'-C' is not supported" run -C cache=n "$P"
 refused -D "'-D' is not supported" run -D debug-info "$P"
