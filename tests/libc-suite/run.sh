@@ -184,6 +184,7 @@ mapfile -t missing < <(missing_packages | sort -u)
 if [ "${#missing[@]}" -gt 0 ]; then
     if [ "$install" = 1 ] && [ "$(id -u)" = 0 ]; then
         echo "== installing: ${missing[*]}"
+        apt-get update
         install_packages "${missing[@]}"
         mapfile -t missing < <(missing_packages | sort -u)
     fi
@@ -230,13 +231,16 @@ source_copy() {
             mv "$dest.part" "$dest"
         fi
     else
-        dest=$work/src/$name-tree
+        # One copy per source path, made once: remove it to take changes.
+        dest=$work/src/$name-tree-$(realpath "$src" | cksum | cut -d' ' -f1)
         if [ ! -d "$dest" ]; then
-            echo "run.sh: '$src' is not a git repository; using it as the $name tree" \
-                "(its commit cannot be checked)" >&2
+            echo "run.sh: '$src' is not a git repository; copying it as the $name" \
+                "tree (its commit cannot be checked)" >&2
             mkdir -p "$dest.part"
             cp -a "$src/." "$dest.part"
             mv "$dest.part" "$dest"
+        else
+            echo "run.sh: using $dest, the copy of '$src' made before" >&2
         fi
     fi
     echo "$dest"
@@ -249,6 +253,8 @@ libc_test_rev=$(sed -n '/FetchContent_Declare(/,/)/s/^ *GIT_TAG *\([0-9a-f]*\).*
 [ -n "$libc_test_rev" ] || die "cannot find libc-test's GIT_TAG in $libc/test/CMakeLists.txt"
 libc_test=$(source_copy libc-test "$libc_test_src" "$libc_test_rev")
 [ -f "$libc_test/src/common/test.h" ] || die "'$libc_test' has no src/common/test.h: not libc-test?"
+# For sleeps.sh: the sources the suite in $work/test-* is built from.
+printf '%s\n' "$libc" "$libc_test" >"$work/sources"
 
 # --- Sysroots ------------------------------------------------------------
 
@@ -277,6 +283,10 @@ build_suite() {
     local triple=$1 dir=$work/test-$1 engine
     engine=$(IFS=';' && echo "$weft${engine_args[*]:+;${engine_args[*]}}")
     echo "== building the suite for $triple (log: $dir.log)"
+    if [ -f "$dir/CMakeCache.txt" ] &&
+        ! grep -qxF "CMAKE_HOME_DIRECTORY:INTERNAL=$libc/test" "$dir/CMakeCache.txt"; then
+        rm -rf "$dir" # configured from another copy of the sources
+    fi
     if ! { cmake -S "$libc/test" -B "$dir" \
         -DCMAKE_C_COMPILER="$clang" -DCMAKE_AR="$(command -v "llvm-ar-$llvm")" \
         -DCMAKE_RANLIB="$(command -v "llvm-ranlib-$llvm")" \

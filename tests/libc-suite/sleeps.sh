@@ -67,11 +67,9 @@ engines=(native weft-p1 weft-threads-os weft-threads-pool)
 
 # --- The programs --------------------------------------------------------
 
-libc=$(find "$work/src" -maxdepth 1 -name 'wasi-libc-*' -type d | head -1)
-libc_test=$(find "$work/src" -maxdepth 1 -name 'libc-test-*' -type d | head -1)
-if [ -z "$libc" ] || [ -z "$libc_test" ]; then
-    die "no sources in $work/src: run run.sh first"
-fi
+[ -f "$work/sources" ] || die "no $work/sources: run run.sh (--build-only) first"
+{ read -r libc && read -r libc_test; } <"$work/sources" ||
+    die "$work/sources should name the wasi-libc and libc-test copies"
 for t in "${tests[@]}"; do
     for triple in wasm32-wasip1 wasm32-wasip1-threads; do
         [ -f "$work/test-$triple/$t.wasm" ] ||
