@@ -144,7 +144,7 @@ missing_packages() {
 # (libclang-rt-N-dev-wasm32), or nothing. wasi-libc's Makefile would
 # download a copy without it.
 builtins_lib() {
-    local dir
+    local dir f
     dir=$("$clang" -print-resource-dir)
     for f in "$dir/lib/wasi/libclang_rt.builtins-wasm32.a" \
         "$dir/lib/wasm32-unknown-wasip1/libclang_rt.builtins.a"; do
@@ -165,7 +165,7 @@ cmake_is_new_enough() {
 }
 
 install_packages() {
-    local plain=() codename
+    local plain=() codename p
     # shellcheck source=/dev/null
     codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
     for p in "$@"; do
@@ -182,6 +182,7 @@ install_packages() {
 
 mapfile -t missing < <(missing_packages | sort -u)
 if [ "${#missing[@]}" -gt 0 ]; then
+    [ "$install" = 0 ] || [ "$(id -u)" = 0 ] || echo "run.sh: --install needs root" >&2
     if [ "$install" = 1 ] && [ "$(id -u)" = 0 ]; then
         echo "== installing: ${missing[*]}"
         apt-get update
