@@ -175,8 +175,12 @@ if [ ${#wasm3_dirs[@]} -gt 0 ]; then
 else
     fail_note "spec-wasm3: no wasm-3.0 or proposals-* group under $spec_root"
 fi
+# Every tests/*/run.sh is a suite but tests/libc-suite/run.sh, which runs
+# wasi-libc's own suite from sources fetched by hand and needs a wasm
+# toolchain (tests/libc-suite/RESULTS.md): make test and CI do without it.
 for s in tests/*/run.sh; do
     [ -f "$s" ] || continue
+    [ "$s" = tests/libc-suite/run.sh ] && continue
     run_suite "$(basename "$(dirname "$s")")" bash "$s" "$BUILD"
 done
 
