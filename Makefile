@@ -18,8 +18,9 @@ BUILD ?= build
 .DEFAULT_GOAL := all
 # Every core unless the command line says how many (-jN; -j1 for one job
 # at a time): a plain `make` from a clean clone is 44 s on one core of the
-# 2-core reference machine and 22 s on both (docs/build.md).
-ifeq ($(filter -j%,$(MAKEFLAGS)),)
+# 2-core reference machine and 20 s on both (docs/build.md). Only the
+# top-level make decides; a recursive one shares its parent's job slots.
+ifeq ($(MAKELEVEL)$(filter -j%,$(MAKEFLAGS)),0)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
 endif
 # The version is written once, in include/weft.h; the shared library's

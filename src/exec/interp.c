@@ -150,7 +150,15 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
        attention, suspension). Kept in memory, it leaves the callee-saved
        registers to ip, fp, frame and the memory base; left to itself, GCC
        gives one of those away as the loop grows (measured with callgrind
-       on bench/: the SIMD bodies otherwise cost call-heavy code 1-2 %). */
+       on bench/: the SIMD bodies otherwise cost call-heavy code 1-2 %).
+       The same for the values only calls, returns and slow paths read
+       (tier_calls, cur_mem, frames_base, frames_end, stack_end,
+       code_table): volatile, they live on the stack, one load where they
+       are read. Left to GCC, the 20 relaxed SIMD rows (838e677) tipped
+       its allocator into spilling the label table's address, reloaded at
+       every dispatch (13.8 M instructions in exec_run on
+       tests/pairs/wasm/sieve.wasm, 12.8 M with these volatile; 12.1 M at
+       877c987, before exact fuel and Wasm 3.0). */
     weft_exec *volatile const e = exec;
 #if !WEFT_DISPATCH_SWITCH
     static const void *const labels[CMP_OP_COUNT] = {
@@ -199,7 +207,7 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
 
     const uint32_t *ip = e->ip;
 #if WEFT_JIT
-    const bool tier_calls = e->store->engine && e->store->engine->config.tier == WEFT_TIER_AUTO;
+    const bool volatile tier_calls = e->store->engine && e->store->engine->config.tier == WEFT_TIER_AUTO;
 #endif
 #if WEFT_PROFILE_PAIRS
     const uint32_t *prof_prev = NULL;
@@ -211,7 +219,7 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
        MEM_SELECT 0 the compiler puts after the one operation on memory n
        (no call, branch or safe point comes between), so the memory-0
        handlers serve every memory and memory 0's fast path is unchanged. */
-    weft_memory *cur_mem = e->mem_sel ? e->mem_sel : inst->mem0; /* (SAVE_REGS) */
+    weft_memory *volatile cur_mem = e->mem_sel ? e->mem_sel : inst->mem0; /* (SAVE_REGS) */
     uint8_t *mem = cur_mem ? cur_mem->data : NULL;
     uint64_t mem_size = cur_mem ? atomic_load_explicit(&cur_mem->size, memory_order_relaxed) : 0;
     _Atomic uint32_t *attn = &e->attention;
@@ -229,13 +237,13 @@ weft_status exec_run(weft_exec *exec, weft_error *err) {
     weft_instance *cinst;
     /* Saved callers: frame is the next free record. */
     exec_frame *frame = e->frames + e->depth;
-    exec_frame *const frames_base = e->frames;
+    exec_frame *const volatile frames_base = e->frames;
     /* What a call may use without asking (exec.h: the reservation's ends,
        or what a memory budget has paid for). */
-    exec_frame *frames_end = e->frame_commit;
-    uint64_t *stack_end = e->commit_end;
+    exec_frame *volatile frames_end = e->frame_commit;
+    uint64_t *volatile stack_end = e->commit_end;
     /* Own functions' code or stubs (module.h): acquire loads, no lock. */
-    _Atomic(struct cmp_func *) *code_table = inst->module->code;
+    _Atomic(struct cmp_func *) *volatile code_table = inst->module->code;
 #define SYNC_DEPTH() (e->depth = (uint32_t)(frame - frames_base))
 /* Saves the registers where a resumed run continues. */
 #define SAVE_REGS()                                                                  \
