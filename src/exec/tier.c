@@ -35,7 +35,9 @@
  *
  * The list of running executions is under one lock, taken twice per
  * weft_exec_run of an auto engine (a step of an agent, a call) and once
- * per tick; the ticker sleeps on a condition while the list is empty.
+ * per tick; the ticker sleeps on a condition while the list is empty,
+ * and ticks less often while every execution on it waits (a host call,
+ * a futex, a sleep: TIER_TICK_MAX_NS).
  */
 #include <pthread.h>
 #include <time.h>
@@ -44,6 +46,13 @@
 #include "../jit/jit.h"
 
 #define TIER_TICK_NS 1000000L /* a sample of every running execution each ms */
+/* ... while one takes them: when every running execution still has the
+   last tick's request (none reached a safe point since: each waits in a
+   host call, a futex or a sleep), the ticker waits twice as long, up to
+   this, and a taken sample brings it back to TIER_TICK_NS. A program
+   that sleeps then wakes the ticker about 16 times a second, not 1,000;
+   its next hot loop is sampled within 64 ms. */
+#define TIER_TICK_MAX_NS 64000000L
 /* A function is compiled when its count reaches TIER_HOT: a sample adds
    TIER_SAMPLE, a call 1, so two samples, 32 calls or a mix of both. */
 #define TIER_HOT 32u
@@ -57,13 +66,21 @@ static bool tier_started;
 
 static void *tier_ticker(void *arg) {
     (void)arg;
-    const struct timespec tick = {0, TIER_TICK_NS};
+    long tick_ns = TIER_TICK_NS;
     pthread_mutex_lock(&tier_lock);
     for (;;) {
-        while (!tier_running) pthread_cond_wait(&tier_work, &tier_lock);
+        while (!tier_running) {
+            pthread_cond_wait(&tier_work, &tier_lock);
+            tick_ns = TIER_TICK_NS;
+        }
+        bool idle = true;
         for (weft_exec *e = tier_running; e; e = e->tier_next)
-            atomic_fetch_or_explicit(&e->attention, EXEC_ATTN_TIERUP, memory_order_relaxed);
+            if (!(atomic_fetch_or_explicit(&e->attention, EXEC_ATTN_TIERUP, memory_order_relaxed) &
+                  EXEC_ATTN_TIERUP))
+                idle = false;
+        tick_ns = !idle ? TIER_TICK_NS : tick_ns < TIER_TICK_MAX_NS / 2 ? 2 * tick_ns : TIER_TICK_MAX_NS;
         pthread_mutex_unlock(&tier_lock);
+        const struct timespec tick = {0, tick_ns};
         nanosleep(&tick, NULL);
         pthread_mutex_lock(&tier_lock);
     }
@@ -83,6 +100,7 @@ void exec_tier_enter(weft_exec *e) {
             pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
             pthread_attr_setstacksize(&a, 64 * 1024);
             tier_started = pthread_create(&t, &a, tier_ticker, NULL) == 0;
+            if (tier_started) pthread_setname_np(t, "weft-tier"); /* for ps, top, tests */
             pthread_attr_destroy(&a);
         }
     }

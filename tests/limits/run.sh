@@ -72,6 +72,36 @@ r timeout-loop-wasmtime 124 "" '^error: timeout: .*\(500ms\)' -- run -W timeout=
 took timeout-loop-wasmtime-time 450
 r timeout-sleep 124 "" "$TO" -- run --timeout 1s "$L/sleep.wasm"
 took timeout-sleep-time 950
+# The auto tier's ticker (src/exec/tier.c) samples running executions
+# each ms, but backs off to 64 ms while every one waits: during 1 s of a
+# sleep it wakes a few dozen times (16 here), not about 1,000 (928). With
+# --sched os: in the pool a sleeping program runs no execution at all. (With --sched os: in
+# the pool, a sleeping program has no running execution at all.)
+tier_wakeups() { # PID -> context switches of its thread named weft-tier
+    local d
+    for d in /proc/"$1"/task/*; do
+        if [ "$(cat "$d/comm" 2>/dev/null)" = weft-tier ]; then
+            awk '/ctxt_switches/ {n += $2} END {print n}' "$d/status"
+            return
+        fi
+    done
+}
+if "$WEFT" --version | grep -q '^tiers: auto'; then
+    "$WEFT" run --tier auto --sched os --timeout 3s "$L/sleep.wasm" >/dev/null 2>&1 &
+    pid=$!
+    sleep 0.5
+    w0=$(tier_wakeups $pid)
+    sleep 1
+    w1=$(tier_wakeups $pid)
+    kill $pid 2>/dev/null
+    wait $pid 2>/dev/null
+    if [ -z "$w0" ] || [ -z "$w1" ]; then bad "tier-ticker-idle: no thread named weft-tier in the auto run"
+    elif [ $((w1 - w0)) -lt 100 ]; then ok
+    else bad "tier-ticker-idle: the ticker woke $((w1 - w0)) times in 1 s of a sleep (want < 100)"
+    fi
+else
+    echo "== tier-ticker-idle: not run: this build has no auto tier"
+fi
 r timeout-read-stdin 124 "" "$TO" -- run --timeout 1s "$ROOT/tests/wasi/wasm/cat.wasm"
 took timeout-read-stdin-time 950
 r timeout-invoke-loop 124 "" "$TO" -- run --timeout 1s --invoke _start "$L/spin.wasm"
