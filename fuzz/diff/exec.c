@@ -26,7 +26,9 @@
  *   [exception TypeError]    the call's signature has a v128, or a
  *                            log-v128 call was not caught (see below)
  *   [skip stack]             the call stack was exhausted; the module ends
- *   [memory PAGES HASH]      size and FNV-1a hash of the first exported memory
+ *   [memory PAGES HASH]      size and FNV-1a hash of an exported memory, one
+ *                            line per memory in the order of its first
+ *                            export (multi-memory modules export several)
  *
  * Values: i32 and i64 in signed decimal, f32 and f64 as their bits in hex,
  * except that every NaN prints as "nan": the spec lets arithmetic produce
@@ -377,7 +379,8 @@ static int run_module(weft_engine *engine, const char *path) {
     }
 
     weft_func *hang = weft_instance_func(inst, "hangLimitInitializer");
-    weft_memory *mem = NULL;
+    weft_memory *mems[8];
+    uint32_t nmems = 0;
     uint32_t nexports = weft_module_export_count(m);
     for (uint32_t i = 0; i < nexports; i++) {
         weft_name name;
@@ -386,7 +389,11 @@ static int run_module(weft_engine *engine, const char *path) {
         if (weft_module_export(m, i, &name, &type) != WEFT_OK ||
             weft_instance_export_n(inst, name.data, name.len, &ext) != WEFT_OK)
             goto oom;
-        if (type.kind == WEFT_EXTERN_MEMORY && !mem) mem = ext.of.memory;
+        if (type.kind == WEFT_EXTERN_MEMORY) {
+            uint32_t k = 0;
+            while (k < nmems && mems[k] != ext.of.memory) k++;
+            if (k == nmems && nmems < 8) mems[nmems++] = ext.of.memory;
+        }
         if (type.kind != WEFT_EXTERN_FUNC) continue;
         printf("[call %.*s]\n", (int)name.len, name.data);
         r = call_export(hang, ext.of.func, &type.func, type_error);
@@ -396,10 +403,10 @@ static int run_module(weft_engine *engine, const char *path) {
             goto done;
         }
     }
-    if (mem) {
-        uint64_t size = weft_memory_size(mem);
+    for (uint32_t k = 0; k < nmems; k++) {
+        uint64_t size = weft_memory_size(mems[k]);
         printf("[memory %" PRIu64 " %08" PRIx32 "]\n", size / 65536,
-               hash_bytes(weft_memory_data(mem), (size_t)size));
+               hash_bytes(weft_memory_data(mems[k]), (size_t)size));
     }
     rc = 0;
     goto done;

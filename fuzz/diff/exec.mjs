@@ -212,9 +212,12 @@ function runModule(path, out) {
     return;
   }
   const hang = instance.exports.hangLimitInitializer;
-  let memory = null;
+  // Every exported memory, once, in the order of its first export (as
+  // exec.c; the JS API gives one Memory object per memory).
+  const memories = [];
   for (const exp of exports) {
-    if (exp.kind === 2) memory ??= instance.exports[exp.name];
+    if (exp.kind === 2 && memories.length < 8 && !memories.includes(instance.exports[exp.name]))
+      memories.push(instance.exports[exp.name]);
     if (exp.kind !== 0) continue;
     out.push(`[call ${exp.name}]`);
     const { params, results } = exp.type;
@@ -227,7 +230,7 @@ function runModule(path, out) {
       if (reportFailure(out, e, '')) return;
     }
   }
-  if (memory) {
+  for (const memory of memories) {
     const data = new Uint8Array(memory.buffer);
     out.push(`[memory ${data.length / 65536} ${hashBytes(data).toString(16).padStart(8, '0')}]`);
   }

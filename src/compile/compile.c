@@ -454,11 +454,15 @@ static weft_status read_label(compiler *c, ctl **out) {
 }
 
 /* One-element result lists for single-value block types, indexed by the
-   type's code, so a ctl never points into itself. */
+   type's one-byte code, so a ctl never points into itself: with the short
+   forms of the bottom types (§5.3.4: nullfuncref 0x73, nullexternref
+   0x72, nullexnref 0x74), which read_blocktype takes only when their
+   feature is on. */
 const mod_valtype cmp_single_types[256] = {
     [WEFT_I32] = WEFT_I32, [WEFT_I64] = WEFT_I64, [WEFT_F32] = WEFT_F32, [WEFT_F64] = WEFT_F64,
     [WEFT_V128] = WEFT_V128, [WEFT_FUNCREF] = WEFT_FUNCREF, [WEFT_EXTERNREF] = WEFT_EXTERNREF,
-    [WEFT_EXNREF] = WEFT_EXNREF,
+    [WEFT_EXNREF] = WEFT_EXNREF, [MOD_HT_NOFUNC] = MOD_T_NULLFUNCREF,
+    [MOD_HT_NOEXTERN] = MOD_T_NULLEXTERNREF, [MOD_HT_NOEXN] = MOD_T_NULLEXNREF,
 };
 
 /* A value type in a body (Wasm 3.0 §5.3.4): block types, select t. */
@@ -486,6 +490,14 @@ static weft_status read_blocktype(compiler *c, ctl *f) {
             b == WEFT_EXTERNREF || b == WEFT_V128 || (b == WEFT_EXNREF && cmp_eh_on(c))) {
             c->r.p++;
             if (b == WEFT_V128 && !cmp_simd_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed value type 0x7b (SIMD is off)");
+            f->nparams = 0;
+            f->nresults = 1;
+            f->results = &cmp_single_types[b];
+            return WEFT_OK;
+        }
+        bool typed = base_feature_on(c->m->engine, WEFT_FEATURE_FUNCTION_REFERENCES);
+        if (((b == MOD_HT_NOFUNC || b == MOD_HT_NOEXTERN) && typed) || (b == MOD_HT_NOEXN && cmp_eh_on(c))) {
+            c->r.p++;
             f->nparams = 0;
             f->nresults = 1;
             f->results = &cmp_single_types[b];

@@ -59,6 +59,7 @@ weft_status cmp_walk_body(compiler *c, const mod_func *fn, bool consts) {
             if (!cmp_eh_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
             depth++;
             if (c->r.p < c->r.end && (*c->r.p == 0x40 || cmp_single_types[*c->r.p])) c->r.p++;
+            else if (c->r.p < c->r.end && (*c->r.p == 0x63 || *c->r.p == 0x64) && typed) TRY(skip_valtype(c, false));
             else if (!base_read_sleb(&c->r, 33, &s64)) ok = false;
             else if (s64 < 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed block type");
             break;
@@ -66,6 +67,7 @@ weft_status cmp_walk_body(compiler *c, const mod_func *fn, bool consts) {
             if (!cmp_eh_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
             depth++;
             if (c->r.p < c->r.end && (*c->r.p == 0x40 || cmp_single_types[*c->r.p])) c->r.p++;
+            else if (c->r.p < c->r.end && (*c->r.p == 0x63 || *c->r.p == 0x64) && typed) TRY(skip_valtype(c, false));
             else if (!base_read_sleb(&c->r, 33, &s64)) { ok = false; break; }
             else if (s64 < 0) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed block type");
             if (!base_read_u32(&c->r, &u)) { ok = false; break; }
@@ -145,7 +147,7 @@ weft_status cmp_walk_body(compiler *c, const mod_func *fn, bool consts) {
                 break;
             }
             if (!(ok = base_read_u8(&c->r, &b))) break;
-            if (b != WEFT_FUNCREF && b != WEFT_EXTERNREF && !(b == WEFT_EXNREF && cmp_eh_on(c)))
+            if (b != WEFT_FUNCREF && b != WEFT_EXTERNREF && !((b == WEFT_EXNREF || b == MOD_HT_NOEXN) && cmp_eh_on(c)))
                 return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed reference type");
             break;
         case 0xFC:

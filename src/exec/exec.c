@@ -219,6 +219,11 @@ static weft_status check_args(const mod_functype *ft, const weft_val *args, size
                              weft_valtype_name(mod_valtype_pub(ft->params[i])), weft_valtype_name(args[i].type));
         if (!mod_nullable(ft->params[i]) && args[i].of.bits == 0)
             return base_fail(err, WEFT_ERR_MISUSE, "argument %u: null for a non-nullable reference", i);
+        if (mod_is_bottom(ft->params[i]) && args[i].of.bits != 0) {
+            char b[32];
+            return base_fail(err, WEFT_ERR_MISUSE, "argument %u: a %s can only be null", i,
+                             mod_valtype_str(ft->params[i], b));
+        }
     }
     return WEFT_OK;
 }

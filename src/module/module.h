@@ -27,18 +27,35 @@ struct cmp_func; /* compiled code of one function, see compile/code.h */
      bit 8       MOD_T_NONNULL: (ref ht) rather than (ref null ht)
      bit 9       MOD_T_IDX: the heap type is a type index, in bits 12-31
      bits 16-23  otherwise, the abstract heap type's code when it is not
-                 the low byte's (0 for func, extern, exn; for GC's bottom
-                 and inner types later: nofunc 0x73, none 0x71, ...)
+                 the low byte's: 0 for func, extern, exn; the bottom of
+                 the hierarchy (§2.3.4, below) for nofunc 0x73, noextern
+                 0x72, noexn 0x74; GC's inner types later (eq, struct, ...)
 
    So the 2.0 types keep their one-byte codes exactly ((ref null func) is
    0x70), a host's view of any type is its low byte (mod_valtype_pub), and
    GC can add heap types without a new layout: a struct or array type
-   index would carry 0x6E (anyref) as its public code. */
+   index would carry 0x6E (anyref) as its public code.
+
+   Bottom types (Wasm 3.0 §2.3.4 Heap Types, binary §5.3.3: nofunc 0x73,
+   noextern 0x72, noexn 0x74; §3.3.3 Matching of heap types: nofunc <:
+   func and every function type, noextern <: extern, noexn <: exn).
+   Their only value is null, so they need nothing of GC and weft takes
+   them without it: (ref null nofunc) is nullfuncref, (ref nofunc)
+   has no value at all. A host sees the hierarchy's top (funcref,
+   externref, exnref) and may store only null where one is expected.
+   `none` (0x71), the bottom of GC's any hierarchy, is refused with the
+   rest of GC: every type it is a subtype of is one of GC's. */
 typedef uint32_t mod_valtype;
 #define MOD_T_NONNULL 0x100u
 #define MOD_T_IDX 0x200u
 #define MOD_T_IDX_SHIFT 12
 #define MOD_T_MAX_TYPES (1u << 20) /* type indices a mod_valtype can hold */
+#define MOD_HT_NOFUNC 0x73u
+#define MOD_HT_NOEXTERN 0x72u
+#define MOD_HT_NOEXN 0x74u
+#define MOD_T_NULLFUNCREF (WEFT_FUNCREF | (MOD_HT_NOFUNC << 16))
+#define MOD_T_NULLEXTERNREF (WEFT_EXTERNREF | (MOD_HT_NOEXTERN << 16))
+#define MOD_T_NULLEXNREF (WEFT_EXNREF | (MOD_HT_NOEXN << 16))
 
 static inline weft_valtype mod_valtype_pub(mod_valtype t) { return (weft_valtype)(t & 0xFF); }
 static inline bool mod_is_ref(mod_valtype t) {
@@ -47,6 +64,11 @@ static inline bool mod_is_ref(mod_valtype t) {
 }
 static inline bool mod_nullable(mod_valtype t) { return !(t & MOD_T_NONNULL); }
 static inline bool mod_is_idx(mod_valtype t) { return (t & MOD_T_IDX) != 0; }
+/* Whether t is a reference to a bottom heap type (nofunc, noextern,
+   noexn), null or not: a value of it can only be null. */
+static inline bool mod_is_bottom(mod_valtype t) {
+    return mod_is_ref(t) && !(t & MOD_T_IDX) && (t >> 16) != 0;
+}
 static inline uint32_t mod_type_idx(mod_valtype t) { return t >> MOD_T_IDX_SHIFT; }
 /* (ref null? $idx) of a function type. */
 static inline mod_valtype mod_ref_idx(uint32_t idx, bool nullable) {
@@ -76,7 +98,8 @@ typedef struct mod_functype {
    the types' owners. */
 bool mod_functype_equal(const mod_functype *a, const mod_functype *b);
 /* Subtyping of value types (Wasm 3.0 §3.3.1 matching, without GC): a <: b,
-   both of module m. (ref ht) <: (ref null ht); (ref $t) <: (ref func). */
+   both of module m. (ref ht) <: (ref null ht); (ref $t) <: (ref func);
+   a bottom type <: every heap type of its hierarchy (nofunc <: $t). */
 bool mod_valtype_sub(const struct weft_module *m, mod_valtype a, mod_valtype b);
 /* Matching across modules (import matching of constant globals): a of ma
    <: b of mb; a NULL module is a host's, whose types are plain. */
@@ -303,9 +326,10 @@ typedef struct mod_valtype_err {
 } mod_valtype_err;
 /* A value type (ref_only: a reference type, §5.3.3): the one-byte codes,
    and with typed function references 0x63 ht (ref null ht) and 0x64 ht
-   (ref ht). Type indices below `ntypes` are known (the type section
-   passes how many precede the one being read, plus itself). exnref needs
-   WEFT_FEATURE_EXCEPTIONS. */
+   (ref ht), and the short forms nullfuncref 0x73 and nullexternref 0x72.
+   Type indices below `ntypes` are known (the type section passes how
+   many precede the one being read, plus itself). exnref and nullexnref
+   (0x74) need WEFT_FEATURE_EXCEPTIONS. */
 mod_read_result mod_read_valtype(base_reader *r, const mod_module *m, uint32_t ntypes, bool ref_only,
                                  mod_valtype *t, mod_valtype_err *e);
 /* ref.null's immediate: a heap type (3.0), a reference type's byte (2.0);

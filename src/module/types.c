@@ -21,6 +21,14 @@ const char *mod_valtype_str(mod_valtype t, char buf[32]) {
     const char *ht = "func";
     if (mod_valtype_pub(t) == WEFT_EXTERNREF) ht = "extern";
     else if (mod_valtype_pub(t) == WEFT_EXNREF) ht = "exn";
+    if (mod_is_bottom(t)) {
+        if (mod_nullable(t)) { /* the short forms' names (§6.4.5) */
+            snprintf(buf, 32, "null%sref", ht);
+            return buf;
+        }
+        snprintf(buf, 32, "(ref no%s)", ht);
+        return buf;
+    }
     snprintf(buf, 32, "(ref %s%s)", null, ht);
     return buf;
 }
@@ -82,7 +90,12 @@ bool mod_valtype_match(const struct weft_module *ma, mod_valtype a, const struct
     if (!mod_is_ref(a) || !mod_is_ref(b)) return false;
     if (mod_valtype_pub(a) != mod_valtype_pub(b)) return false; /* other hierarchy */
     if (mod_nullable(a) && !mod_nullable(b)) return false;
-    if (!mod_is_idx(b)) return (b >> 16) == 0 || (b >> 16) == (a >> 16); /* the top: func/extern/exn */
+    /* §3.3.3 heap types: the bottom (nofunc, noextern, noexn) matches
+       every heap type of its hierarchy, a type index included; only the
+       bottom matches the bottom. */
+    if (mod_is_bottom(a)) return true;
+    if (mod_is_bottom(b)) return false;
+    if (!mod_is_idx(b)) return true; /* the top: func, extern, exn */
     if (!mod_is_idx(a)) return false;
     if (!ma || !mb) return false;
     uint32_t ia = mod_type_idx(a), ib = mod_type_idx(b);
@@ -93,11 +106,28 @@ bool mod_valtype_match(const struct weft_module *ma, mod_valtype a, const struct
     return (ma == mb && ia == ib) || mod_functype_equal(&ma->types[ia], &mb->types[ib]);
 }
 
-/* Heap type codes (Wasm 3.0 §5.3.5 absheaptype) besides func, extern and
-   exn: GC's, read so that they are refused by name. */
+/* Heap type codes (Wasm 3.0 §5.3.3 absheaptype) besides func, extern,
+   exn and the bottoms of their hierarchies: GC's (any, eq, i31, struct,
+   array and their bottom none), read so that they are refused by name. */
 static bool gc_heap_code(uint8_t b) {
-    return b == 0x6E || b == 0x6D || b == 0x6C || b == 0x6B || b == 0x6A || b == 0x71 ||
-           b == 0x72 || b == 0x73 || b == 0x74;
+    return b == 0x6E || b == 0x6D || b == 0x6C || b == 0x6B || b == 0x6A || b == 0x71;
+}
+
+/* The abstract heap types weft reads (§5.3.3), as mod_valtypes of a
+   nullable reference, else 0: func and extern; nofunc and noextern, which
+   came with GC in the proposals' history (the 3.0 appendix's change list)
+   but hold only null, so typed function references are enough for them;
+   exn and noexn with exception handling, which introduced both. */
+static mod_valtype abs_heap_type(const mod_module *m, uint8_t b) {
+    bool eh = base_feature_on(m->engine, WEFT_FEATURE_EXCEPTIONS);
+    switch (b) {
+    case WEFT_FUNCREF: case WEFT_EXTERNREF: return b;
+    case WEFT_EXNREF: return eh ? b : 0;
+    case MOD_HT_NOFUNC: return MOD_T_NULLFUNCREF;
+    case MOD_HT_NOEXTERN: return MOD_T_NULLEXTERNREF;
+    case MOD_HT_NOEXN: return eh ? MOD_T_NULLEXNREF : 0;
+    }
+    return 0;
 }
 
 static mod_read_result fail(mod_read_result st, mod_valtype_err *e, uint32_t at, const char *msg,
@@ -117,9 +147,9 @@ static mod_read_result read_heaptype(base_reader *r, const mod_module *m, uint32
     uint32_t nn = nullable ? 0 : MOD_T_NONNULL;
     if (v < 0) {
         uint8_t b = (uint8_t)(v & 0x7F);
-        if (b == WEFT_FUNCREF || b == WEFT_EXTERNREF ||
-            (b == WEFT_EXNREF && base_feature_on(m->engine, WEFT_FEATURE_EXCEPTIONS))) {
-            *t = b | nn;
+        mod_valtype ht = v >= -64 ? abs_heap_type(m, b) : 0;
+        if (ht) {
+            *t = ht | nn;
             return MOD_READ_OK;
         }
         if (gc_heap_code(b) && v >= -64)
@@ -152,6 +182,14 @@ mod_read_result mod_read_valtype(base_reader *r, const mod_module *m, uint32_t n
     case WEFT_EXNREF:
         if (!base_feature_on(m->engine, WEFT_FEATURE_EXCEPTIONS)) break;
         *t = b;
+        return MOD_READ_OK;
+    case MOD_HT_NOEXN: /* nullexnref (§5.3.4's short form of (ref null noexn)) */
+        if (!base_feature_on(m->engine, WEFT_FEATURE_EXCEPTIONS)) break;
+        *t = MOD_T_NULLEXNREF;
+        return MOD_READ_OK;
+    case MOD_HT_NOFUNC: case MOD_HT_NOEXTERN: /* nullfuncref, nullexternref */
+        if (!typed) break;
+        *t = abs_heap_type(m, b);
         return MOD_READ_OK;
     case 0x63: case 0x64: /* (ref null ht), (ref ht) */
         if (!typed) break;

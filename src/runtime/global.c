@@ -104,6 +104,8 @@ weft_status weft_global_set(weft_global *global, weft_val value) {
     if (!global->mut) return WEFT_ERR_MISUSE;           /* immutable */
     if (value.type != global->type) return WEFT_ERR_MISUSE;
     if (!rt_global_val_ok(global->store, value)) return WEFT_ERR_MISUSE;
+    /* A global of a bottom type (nullfuncref, ...: module.h) holds null only. */
+    if (mod_is_bottom(global->full_type) && rt_val_to_bits(value) != 0) return WEFT_ERR_MISUSE;
     global->value = rt_val_to_bits(value);
     if (value.type == WEFT_V128) memcpy(&global->value_hi, value.of.v128 + 8, 8);
     return WEFT_OK;

@@ -109,10 +109,14 @@ weft_limits rt_table_current_limits(const weft_table *t) {
 
 /* Checks that `v` can be stored in a table of `t`'s type (same store for
    functions). */
+static void *rt_ref_bits(weft_val v);
+
 static weft_status rt_table_check_val(const weft_table *t, weft_val v) {
     if (v.type != t->elem) return WEFT_ERR_MISUSE;
     if (v.type == WEFT_FUNCREF && v.of.func && v.of.func->store != t->store)
         return WEFT_ERR_MISUSE;
+    /* A table of a bottom type (nullfuncref, ...: module.h) holds null only. */
+    if (mod_is_bottom(t->full_type) && rt_ref_bits(v) != NULL) return WEFT_ERR_MISUSE;
     return WEFT_OK;
 }
 

@@ -11,7 +11,10 @@
 # TypeError, with the rethrow and delegate binaryen does not make;
 # exnref-table and atomic-unaligned-oob, written by hand after findings in
 # binaryen 132's modules (their .wat beside them, assembled by binaryen
-# 132's wasm-as; their .expected from node 24);
+# 132's wasm-as; their .expected from node 24); multi-memory, a --denan
+# module of the multi-memory mix (binaryen 132 from the first 400 bytes of
+# an input, --initial-fuzz=fuzz/diff/multi-memory.wat), whose output hashes
+# two exported memories;
 # each mismatch fuzz/diff/run finds belongs here too, minimized. To add one:
 #   cp MODULE.wasm fuzz/corpus/diff/NAME.wasm
 #   cd fuzz/corpus/diff && node ../../diff/exec.mjs NAME.wasm > NAME.expected

@@ -332,6 +332,42 @@ static void test_global(void) {
     weft_store_free(s);
 }
 
+/* Bottom types (module.h): a global, a table or a parameter of type
+   nullfuncref holds only null, so the host may store nothing else there
+   (tests/spectest/wasm-3.0/bottom_types.0.wasm; the host sees funcref). */
+static void test_bottom_types(weft_engine *engine) {
+    weft_module *mod = load_module(engine, "tests/spectest/wasm-3.0/bottom_types.0.wasm");
+    EXPECT(mod != NULL);
+    if (!mod) return;
+    weft_store *s = weft_store_new(engine);
+    weft_error err;
+    weft_instance *inst = NULL;
+    EXPECT(weft_instance_new(s, mod, NULL, 0, &inst, &err) == WEFT_OK);
+    weft_func *f = make_func(s, "", "");
+    weft_extern g0, nf;
+    EXPECT(weft_instance_export(inst, "g0", &g0) == WEFT_OK && g0.kind == WEFT_EXTERN_GLOBAL);
+    EXPECT(weft_global_get(g0.of.global).type == WEFT_FUNCREF);
+    EXPECT(weft_global_set(g0.of.global, val_func(f)) == WEFT_ERR_MISUSE);
+    EXPECT(weft_global_set(g0.of.global, val_func(NULL)) == WEFT_OK);
+    EXPECT(weft_instance_export(inst, "nf", &nf) == WEFT_OK && nf.kind == WEFT_EXTERN_TABLE);
+    EXPECT(weft_table_elem_type(nf.of.table) == WEFT_FUNCREF);
+    EXPECT(weft_table_set(nf.of.table, 0, val_func(f)) == WEFT_ERR_MISUSE);
+    EXPECT(weft_table_set(nf.of.table, 0, val_func(NULL)) == WEFT_OK);
+    uint32_t old = 0;
+    EXPECT(weft_table_grow(nf.of.table, 1, val_func(f), &old) == WEFT_ERR_MISUSE);
+    EXPECT(weft_table_grow(nf.of.table, 1, val_func(NULL), &old) == WEFT_OK && old == 2);
+    weft_func *params = weft_instance_func(inst, "params");
+    weft_val args[3] = {val_func(f), val_extern(NULL), {.type = WEFT_EXNREF}};
+    weft_val r;
+    EXPECT(weft_func_call(params, args, 3, &r, 1, &err) == WEFT_ERR_MISUSE);
+    args[0] = val_func(NULL);
+    EXPECT(weft_func_call(params, args, 3, &r, 1, &err) == WEFT_OK && r.of.i32 == 3);
+    args[1] = val_extern(&err);
+    EXPECT(weft_func_call(params, args, 3, &r, 1, &err) == WEFT_ERR_MISUSE);
+    weft_store_free(s);
+    weft_module_release(mod);
+}
+
 /* ---- host functions ---- */
 
 static void count_finalize(void *env) { (*(int *)env)++; }
@@ -784,6 +820,7 @@ int main(void) {
     test_func();
     test_func_trap(engine);
     test_import_matching(engine);
+    test_bottom_types(engine);
     test_nul_names(engine);
     test_segments_trap(engine);
     test_definitions(engine);
