@@ -87,9 +87,16 @@ tier_wakeups() { # PID -> context switches of its thread named weft-tier
     done
 }
 if "$WEFT" --version | grep -q '^tiers: auto'; then
-    "$WEFT" run --tier auto --sched os --timeout 3s "$L/sleep.wasm" >/dev/null 2>&1 &
+    "$WEFT" run --tier auto --sched os --timeout 20s "$L/sleep.wasm" >/dev/null 2>&1 &
     pid=$!
-    sleep 0.5
+    # The thread starts with the run; a loaded machine (a sanitizer
+    # build beside other work) may take a while to get there.
+    for _ in $(seq 100); do
+        w0=$(tier_wakeups $pid)
+        [ -n "$w0" ] && break
+        sleep 0.1
+    done
+    sleep 0.3 # past the first ticks, while the back-off doubles
     w0=$(tier_wakeups $pid)
     sleep 1
     w1=$(tier_wakeups $pid)
