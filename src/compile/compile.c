@@ -486,18 +486,10 @@ static weft_status read_blocktype(compiler *c, ctl *f) {
             f->nparams = f->nresults = 0;
             return WEFT_OK;
         }
-        if (b == WEFT_I32 || b == WEFT_I64 || b == WEFT_F32 || b == WEFT_F64 || b == WEFT_FUNCREF ||
-            b == WEFT_EXTERNREF || b == WEFT_V128 || (b == WEFT_EXNREF && cmp_eh_on(c))) {
+        if (b == WEFT_I32 || b == WEFT_I64 || b == WEFT_F32 || b == WEFT_F64 || b == WEFT_V128 ||
+            mod_short_reftype(c->m, b)) {
             c->r.p++;
             if (b == WEFT_V128 && !cmp_simd_on(c)) return cmp_fail(c, WEFT_ERR_MALFORMED, "malformed value type 0x7b (SIMD is off)");
-            f->nparams = 0;
-            f->nresults = 1;
-            f->results = &cmp_single_types[b];
-            return WEFT_OK;
-        }
-        bool typed = base_feature_on(c->m->engine, WEFT_FEATURE_FUNCTION_REFERENCES);
-        if (((b == MOD_HT_NOFUNC || b == MOD_HT_NOEXTERN) && typed) || (b == MOD_HT_NOEXN && cmp_eh_on(c))) {
-            c->r.p++;
             f->nparams = 0;
             f->nresults = 1;
             f->results = &cmp_single_types[b];

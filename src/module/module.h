@@ -330,6 +330,10 @@ typedef struct mod_valtype_err {
    Type indices below `ntypes` are known (the type section passes how
    many precede the one being read, plus itself). exnref and nullexnref
    (0x74) need WEFT_FEATURE_EXCEPTIONS. */
+/* A one-byte reference type (§5.3.4: funcref, externref, exnref and the
+   short forms nullfuncref, nullexternref, nullexnref) that m's features
+   allow, as a mod_valtype; 0 for any other byte. */
+mod_valtype mod_short_reftype(const mod_module *m, uint8_t b);
 mod_read_result mod_read_valtype(base_reader *r, const mod_module *m, uint32_t ntypes, bool ref_only,
                                  mod_valtype *t, mod_valtype_err *e);
 /* ref.null's immediate: a heap type (3.0), a reference type's byte (2.0);

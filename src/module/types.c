@@ -130,6 +130,12 @@ static mod_valtype abs_heap_type(const mod_module *m, uint8_t b) {
     return 0;
 }
 
+mod_valtype mod_short_reftype(const mod_module *m, uint8_t b) {
+    if ((b == MOD_HT_NOFUNC || b == MOD_HT_NOEXTERN) && !base_feature_on(m->engine, WEFT_FEATURE_FUNCTION_REFERENCES))
+        return 0;
+    return abs_heap_type(m, b);
+}
+
 static mod_read_result fail(mod_read_result st, mod_valtype_err *e, uint32_t at, const char *msg,
                             unsigned arg) {
     e->offset = at;
@@ -176,20 +182,9 @@ mod_read_result mod_read_valtype(base_reader *r, const mod_module *m, uint32_t n
             return fail(MOD_READ_MALFORMED, e, at, "malformed value type 0x7b (SIMD is turned off)", 0);
         *t = b;
         return MOD_READ_OK;
-    case WEFT_FUNCREF: case WEFT_EXTERNREF:
-        *t = b;
-        return MOD_READ_OK;
-    case WEFT_EXNREF:
-        if (!base_feature_on(m->engine, WEFT_FEATURE_EXCEPTIONS)) break;
-        *t = b;
-        return MOD_READ_OK;
-    case MOD_HT_NOEXN: /* nullexnref (§5.3.4's short form of (ref null noexn)) */
-        if (!base_feature_on(m->engine, WEFT_FEATURE_EXCEPTIONS)) break;
-        *t = MOD_T_NULLEXNREF;
-        return MOD_READ_OK;
-    case MOD_HT_NOFUNC: case MOD_HT_NOEXTERN: /* nullfuncref, nullexternref */
-        if (!typed) break;
-        *t = abs_heap_type(m, b);
+    case WEFT_FUNCREF: case WEFT_EXTERNREF: case WEFT_EXNREF:
+    case MOD_HT_NOFUNC: case MOD_HT_NOEXTERN: case MOD_HT_NOEXN:
+        if (!(*t = mod_short_reftype(m, b))) break;
         return MOD_READ_OK;
     case 0x63: case 0x64: /* (ref null ht), (ref ht) */
         if (!typed) break;
