@@ -406,7 +406,7 @@ static void coop_bound(int calls) {
 }
 
 int main(int argc, char **argv) {
-    /* bench-workers --stops | --coop: only that part. */
+    /* bench-workers --stops | --coop | --rtt | --spawn: only that part. */
     const char *only = argc > 1 && argv[1][0] == '-' ? argv[1] : NULL;
     if (only) argc--, argv++;
     int n = argc > 1 ? atoi(argv[1]) : 100000;
@@ -421,6 +421,7 @@ int main(int argc, char **argv) {
         if (strcmp(only, "--stops") == 0) stops_among_busy(64, 300);
         else if (strcmp(only, "--coop") == 0) coop_bound(2000);
         else if (strcmp(only, "--rtt") == 0) round_trip_each(100000);
+        else if (strcmp(only, "--spawn") == 0) spawn_alone(n < 20000 ? n : 20000), many(n);
         else CHECK(0, "unknown mode %s", only);
         weft_module_release(mod);
         weft_sched_free(sched);

@@ -5,8 +5,11 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 static void base_vfill(weft_error *err, weft_status status, uint32_t func_index,
                        uint32_t offset, const char *fmt, va_list ap) {
@@ -268,10 +271,67 @@ int base_mutex_init_handoff(pthread_mutex_t *m) {
 #define BASE_SPIN_OFF_MIN_NS 1000000     /* the first pause after a preemption */
 #define BASE_SPIN_OFF_MAX_NS 100000000   /* the longest */
 
-static void base_spin_preempted(base_spin_gate *g, int64_t now) {
+#define BASE_OTHERS_WINDOW_NS 50000000   /* how often base_others_busy looks again */
+
+/* Whether other processes (or the hypervisor, as steal time) used half a
+   core or more over the last window: the machine's busy time
+   (/proc/stat's first line: user, nice, system, irq, softirq, steal; in
+   clock ticks, so a 50 ms window reads within about 20 ms) less this
+   process's own CPU time. One judgement per process, renewed by the
+   first thread that asks once it is a window old (a trylock: the others
+   take the last one); busy until the first window ends, and whenever
+   /proc/stat cannot be read. */
+static pthread_mutex_t base_others_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic int64_t base_others_at;  /* when judged (base_now_ns; 0: never) */
+static _Atomic bool base_others_flag = true;
+static int64_t base_others_sys, base_others_own; /* under the lock: the window's start */
+
+static int64_t base_machine_busy_ns(void) {
+    int fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    char buf[512];
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    buf[n] = 0;
+    unsigned long long v[8];
+    if (sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
+               &v[5], &v[6], &v[7]) != 8)
+        return -1;
+    long hz = sysconf(_SC_CLK_TCK);
+    if (hz <= 0) return -1;
+    return (int64_t)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) * (1000000000 / hz);
+}
+
+static bool base_others_busy(int64_t now) {
+    if (now - atomic_load_explicit(&base_others_at, memory_order_relaxed) < BASE_OTHERS_WINDOW_NS ||
+        pthread_mutex_trylock(&base_others_lock) != 0)
+        return atomic_load_explicit(&base_others_flag, memory_order_relaxed);
+    int64_t at = atomic_load_explicit(&base_others_at, memory_order_relaxed);
+    if (now - at >= BASE_OTHERS_WINDOW_NS) {
+        struct timespec t;
+        int64_t sys = base_machine_busy_ns(), own = -1;
+        if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) == 0) own = (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+        bool busy = true;
+        if (at && sys >= 0 && own >= 0 && base_others_sys >= 0)
+            busy = (sys - base_others_sys) - (own - base_others_own) >= (now - at) / 2;
+        base_others_sys = sys;
+        base_others_own = own;
+        atomic_store_explicit(&base_others_flag, busy, memory_order_relaxed);
+        atomic_store_explicit(&base_others_at, now, memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&base_others_lock);
+    return atomic_load_explicit(&base_others_flag, memory_order_relaxed);
+}
+
+/* A preemption seen: closes the gate, unless only this process's own
+   threads compete (then false). */
+static bool base_spin_preempted(base_spin_gate *g, int64_t now) {
+    if (!base_others_busy(now)) return false;
     g->off_ns = g->off_ns ? g->off_ns * 2 : BASE_SPIN_OFF_MIN_NS;
     if (g->off_ns > BASE_SPIN_OFF_MAX_NS) g->off_ns = BASE_SPIN_OFF_MAX_NS;
     g->off_until = now + g->off_ns;
+    return true;
 }
 
 bool base_spin(base_spin_gate *g, int64_t max_ns, bool (*done)(void *), void *arg) {
@@ -281,16 +341,14 @@ bool base_spin(base_spin_gate *g, int64_t max_ns, bool (*done)(void *), void *ar
         if (ru.ru_nivcsw != g->nivcsw && g->nivcsw) base_spin_preempted(g, now);
         g->nivcsw = ru.ru_nivcsw;
     }
+    if (!atomic_load_explicit(&base_others_at, memory_order_relaxed)) base_others_busy(now); /* the first window starts */
     if (now < g->off_until) return done(arg);
     int64_t until = now + max_ns, last = now;
     for (uint32_t i = 1; !done(arg); i++) {
         base_pause();
         if (i % 32 != 0) continue;
         int64_t t = base_now_ns();
-        if (t - last > BASE_SPIN_GAP_NS) {
-            base_spin_preempted(g, t);
-            return done(arg);
-        }
+        if (t - last > BASE_SPIN_GAP_NS && base_spin_preempted(g, t)) return done(arg);
         last = t;
         if (t >= until) break;
     }

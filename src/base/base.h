@@ -123,7 +123,14 @@ int base_mutex_init_handoff(pthread_mutex_t *m);
    it does not spin for a while, 1 ms at first and doubling up to 100 ms
    while preemptions go on; a spin that sees none brings the pause back
    to 1 ms. On a quiet machine a stray preemption (a kernel thread, a
-   timer) costs one short pause instead of 100 ms without spinning. */
+   timer) costs one short pause instead of 100 ms without spinning. A
+   preemption counts only while other processes keep the machine busy
+   (half a core or more over the last 50 ms, /proc/stat less this
+   process's CPU time): one by a thread of this process is a hand-over
+   within it (a host thread spawning workers, the runner it woke),
+   and there the spin still pays (issue 23: a host thread spawning a
+   worker every 9 µs beside two runners that slept each time spawned
+   half as many a second). */
 typedef struct base_spin_gate {
     int64_t off_until; /* no spinning before (base_now_ns) */
     int64_t off_ns;    /* the next pause (0: the shortest) */

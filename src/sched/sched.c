@@ -153,7 +153,7 @@ struct weft_sched {
     sched_runner *runners;
     pthread_t monitor;
     bool monitor_started;
-    uint32_t next_group_id;
+    _Atomic uint32_t next_group_id; /* the last group's id */
     BASE_VEC(sched_agent *) timers; /* min-heap by exec->park_deadline */
     /* The poller: an epoll set of parked host calls' fds, and the table
        that names agents in its events (free slots are NULL, listed in
@@ -1027,9 +1027,7 @@ void sched_group_init(sched_group *g, weft_sched *s, weft_priority priority,
                       void (*describe)(sched_group *, sched_agent *, char *, size_t)) {
     memset(g, 0, sizeof *g);
     g->sched = s;
-    pthread_mutex_lock(&s->lock);
-    g->id = ++s->next_group_id;
-    pthread_mutex_unlock(&s->lock);
+    g->id = atomic_fetch_add_explicit(&s->next_group_id, 1, memory_order_relaxed) + 1;
     g->priority = priority;
     g->ended = ended;
     g->describe = describe;

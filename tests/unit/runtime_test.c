@@ -1,7 +1,7 @@
 /*
  * runtime_test.c — unit tests of src/runtime: memories, tables, globals,
  * host functions, the linker, import matching and instantiation (segments
- * in the spec's order, traps with partial effects).
+ * in the spec's order, traps with partial effects), and base's spin gate.
  *
  * Modules come from tests/unit/data/runtime_*.wat (built with
  * `wat2wasm --debug-names`; both the .wat and the .wasm are committed).
@@ -210,6 +210,33 @@ static void test_memory_pool(void) {
     }
     weft_store_free(s);
     weft_engine_free(e);
+}
+
+/* base_spin's gate (src/base): a spin ends as soon as its condition
+   holds; once the gate is closed (a preemption seen) a spin returns at
+   once instead of spending the caller's whole budget, and leaves the
+   gate's pause as it was (only a whole spin with the gate open brings it
+   back to the shortest). The bound asserted is loose. */
+static bool spin_never(void *arg) {
+    (void)arg;
+    return false;
+}
+
+static bool spin_at_once(void *arg) {
+    return ++*(int *)arg > 0;
+}
+
+static void test_spin_gate(void) {
+    base_spin_gate g = {0};
+    int calls = 0;
+    EXPECT(base_spin(&g, 1000000000, spin_at_once, &calls) && calls <= 2); /* asked again on the way out */
+    int64_t now = base_now_ns();
+    g.off_until = now + 10000000000;
+    g.off_ns = 8000000;
+    EXPECT(!base_spin(&g, 1000000000, spin_never, NULL));
+    int64_t took = base_now_ns() - now;
+    EXPECTF(took < 100000000, "a spin with the gate closed took %lld ns of its 1 s", (long long)took);
+    EXPECT(g.off_ns >= 8000000); /* a preemption meanwhile may double it */
 }
 
 static void test_memory_engine_cap(void) {
@@ -815,6 +842,7 @@ int main(void) {
     test_memory(engine);
     test_memory_pool();
     test_memory_engine_cap();
+    test_spin_gate();
     test_table();
     test_global();
     test_func();
