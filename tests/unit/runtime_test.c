@@ -170,13 +170,17 @@ static void test_memory(weft_engine *engine) {
 }
 
 /* The engine's reservation pool (memory.c): memories of one size are
-   slots of shared chunks; a freed slot is reused, and then reads as zero
-   everywhere it was written; more sizes than the pool has classes for
-   are mapped one by one, and every kind is freed. */
+   slots of shared chunks; a freed slot is reused once its pages are
+   discarded (in batches of up to 32: here two whole ones), and then
+   reads as zero everywhere it was written; a reservation that finds no
+   clean slot discards the waiting ones first (the 4 GiB class, 16 slots
+   a chunk: 16 freed wait, the next 16 take them back); more sizes than
+   the pool has classes for are mapped one by one, and every kind is
+   freed. */
 static void test_memory_pool(void) {
     weft_engine *e = weft_engine_new(NULL);
     weft_error err;
-    enum { N = 40 };
+    enum { N = 64, BIG = 16 };
     uint8_t *first[N];
     weft_store *s = weft_store_new(e);
     for (int i = 0; i < N; i++) {
@@ -199,6 +203,25 @@ static void test_memory_pool(void) {
         EXPECT(d[4 * RT_PAGE_SIZE - 1] == 0);
     }
     EXPECT(reused == N); /* every slot came back */
+    weft_store_free(s);
+    s = weft_store_new(e);
+    for (int i = 0; i < BIG; i++) {
+        weft_memory *m = NULL;
+        EXPECT(weft_memory_new(s, lim(1, -1), &m, &err) == WEFT_OK);
+        first[i] = weft_memory_data(m);
+        memset(first[i], 0xA5, RT_PAGE_SIZE);
+    }
+    weft_store_free(s);
+    s = weft_store_new(e);
+    reused = 0;
+    for (int i = 0; i < BIG; i++) {
+        weft_memory *m = NULL;
+        EXPECT(weft_memory_new(s, lim(1, -1), &m, &err) == WEFT_OK);
+        uint8_t *d = weft_memory_data(m);
+        for (int j = 0; j < BIG; j++) reused += d == first[j];
+        EXPECT(d[0] == 0 && d[RT_PAGE_SIZE - 1] == 0);
+    }
+    EXPECT(reused == BIG); /* the waiting ones, discarded when no clean slot was left */
     /* Twelve more sizes than fit in the classes: each still works. */
     for (uint64_t max = 5; max < 17; max++) {
         weft_memory *m = NULL;
