@@ -399,6 +399,100 @@ static void store(jit_cc *c, uint32_t pc, uint32_t n, uint32_t value, uint32_t o
 }
 
 /* ------------------------------------------------------------------------
+ * Atomics (the threads proposal) on memory 0, each an x86 instruction
+ * with the order the interpreter's __atomic builtins give (SEQ_CST): a
+ * load is a plain mov, a store an xchg, add/sub a lock xadd, xchg an
+ * xchg, cmpxchg a lock cmpxchg, and/or/xor a lock cmpxchg loop (x86's
+ * lock and/or/xor keep no old value). Naturally aligned only: rcx holds
+ * ea + n after the bounds check, whose low bits are ea's, and an
+ * unaligned address leaves for the interpreter, which traps
+ * (WEFT_TRAP_UNALIGNED_ATOMIC); so does one out of bounds. A narrow
+ * result is zero-extended, as the interpreter's uintN_t store into the
+ * slot makes it. wait and notify stay step exits (jit.h).
+ * ------------------------------------------------------------------------ */
+/* rax = the address; false when the operation always leaves. */
+static bool atomic_ea(jit_cc *c, uint32_t pc, uint32_t offset, uint32_t n) {
+    if (!bounds(c, pc, offset, n)) return false;
+    if (n > 1) {
+        x64_byte(&c->b, 0xF6); /* test cl, n - 1 */
+        x64_byte(&c->b, 0xC1);
+        x64_byte(&c->b, (uint8_t)(n - 1));
+        exit_to(c, x64_jcc32(&c->b, X64_CC_NE), pc);
+    }
+    return true;
+}
+/* The forms of an n-byte access with register operand r: prefix, REX.W,
+   and the opcode for bytes (op8) or the wider ones (op). */
+static void atomic_rm(jit_cc *c, uint32_t n, uint32_t op8, uint32_t op, int r, int index, uint32_t offset) {
+    x64_rm_mem_at(&c->b, n == 2 ? 0x66 : 0, n == 8, n == 1 ? op8 : op, r, index, (int32_t)offset);
+}
+/* r = its low n bytes, zero-extended. */
+static void zero_extend(jit_cc *c, uint32_t n, int r) {
+    if (n == 1) x64_rr(&c->b, 0, 0, 0x0FB6, r, r);      /* movzx r32, r8 */
+    else if (n == 2) x64_rr(&c->b, 0, 0, 0x0FB7, r, r); /* movzx r32, r16 */
+    else if (n == 4) x64_rr(&c->b, 0, 0, 0x8B, r, r);   /* mov r32, r32 */
+}
+static void jit_atomic_load(jit_cc *c, uint32_t pc, uint32_t n, uint32_t d, uint32_t addr, uint32_t offset) {
+    ld32(c, X64_RAX, addr);
+    if (!atomic_ea(c, pc, offset, n)) return;
+    uint32_t opc = n == 1 ? 0x0FB6 : n == 2 ? 0x0FB7 : 0x8B;
+    x64_rm_mem(&c->b, 0, n == 8, opc, X64_RAX, (int32_t)offset);
+    st64(c, X64_RAX, d);
+}
+static void jit_atomic_store(jit_cc *c, uint32_t pc, uint32_t n, uint32_t addr, uint32_t value, uint32_t offset) {
+    ld32(c, X64_RAX, addr);
+    if (!atomic_ea(c, pc, offset, n)) return;
+    ld64(c, X64_RDX, value);
+    atomic_rm(c, n, 0x86, 0x87, X64_RDX, X64_RAX, offset); /* xchg [mem], rdx */
+}
+enum { AT_ADD, AT_SUB, AT_AND, AT_OR, AT_XOR, AT_XCHG };
+static void atomic_rmw(jit_cc *c, uint32_t pc, int kind, uint32_t n, uint32_t d, uint32_t addr, uint32_t value,
+                       uint32_t offset) {
+    ld32(c, X64_RAX, addr);
+    if (!atomic_ea(c, pc, offset, n)) return;
+    if (kind == AT_ADD || kind == AT_SUB || kind == AT_XCHG) {
+        ld64(c, X64_RDX, value);
+        if (kind == AT_SUB) x64_rr(&c->b, 0, 1, 0xF7, 3, X64_RDX); /* neg rdx */
+        if (kind == AT_XCHG) {
+            atomic_rm(c, n, 0x86, 0x87, X64_RDX, X64_RAX, offset);    /* xchg [mem], rdx */
+        } else {
+            x64_byte(&c->b, 0xF0);                                    /* lock */
+            atomic_rm(c, n, 0x0FC0, 0x0FC1, X64_RDX, X64_RAX, offset); /* xadd [mem], rdx */
+        }
+        zero_extend(c, n, X64_RDX);
+        st64(c, X64_RDX, d);
+        return;
+    }
+    /* rcx = the address; rax = the old value; again: rdx = rax op value,
+       lock cmpxchg [mem], rdx, until no other thread wrote in between
+       (a failed cmpxchg loads the value it found into rax). */
+    static const uint32_t alu[] = {[AT_AND] = 0x23, [AT_OR] = 0x0B, [AT_XOR] = 0x33};
+    x64_rr(&c->b, 0, 0, 0x8B, X64_RCX, X64_RAX); /* mov ecx, eax */
+    x64_rm_mem_at(&c->b, 0, n == 8, n == 1 ? 0x0FB6 : n == 2 ? 0x0FB7 : 0x8B, X64_RAX, X64_RCX, (int32_t)offset);
+    size_t top = c->b.len;
+    x64_rr(&c->b, 0, 1, 0x8B, X64_RDX, X64_RAX); /* mov rdx, rax */
+    rd(c, 0, 1, alu[kind], X64_RDX, value);      /* op rdx, value */
+    x64_byte(&c->b, 0xF0);                       /* lock */
+    atomic_rm(c, n, 0x0FB0, 0x0FB1, X64_RDX, X64_RCX, offset); /* cmpxchg [mem], rdx */
+    x64_byte(&c->b, 0x75);                       /* jne top */
+    x64_byte(&c->b, (uint8_t)(int8_t)((int64_t)top - (int64_t)(c->b.len + 1)));
+    zero_extend(c, n, X64_RAX);
+    st64(c, X64_RAX, d);
+}
+static void atomic_cmpxchg(jit_cc *c, uint32_t pc, uint32_t n, uint32_t d, uint32_t addr, uint32_t expected,
+                           uint32_t replacement, uint32_t offset) {
+    ld32(c, X64_RAX, addr);
+    if (!atomic_ea(c, pc, offset, n)) return;
+    x64_rr(&c->b, 0, 0, 0x8B, X64_RCX, X64_RAX); /* mov ecx, eax */
+    ld64(c, X64_RAX, expected);
+    zero_extend(c, n, X64_RAX); /* the result when it matched: expected, as uintN_t */
+    ld64(c, X64_RDX, replacement);
+    x64_byte(&c->b, 0xF0);      /* lock */
+    atomic_rm(c, n, 0x0FB0, 0x0FB1, X64_RDX, X64_RCX, offset); /* cmpxchg [mem], rdx */
+    st64(c, X64_RAX, d);
+}
+
+/* ------------------------------------------------------------------------
  * Floating point with SSE2, the instructions the C compiler uses for the
  * interpreter's bodies, so results (NaN bits included) are the same. Two
  * NaN operands give the first operand's NaN: the interpreter's add and
@@ -1085,6 +1179,19 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
         x64_rm_base(&c->b, 0, 1, 0x8B, X64_RAX, X64_RAX, (int32_t)(ip[2] * 8));
         if (op == CMP_TABLE_SIZE) x64_rm_base(&c->b, 0, 0, 0x8B, X64_RAX, X64_RAX, (int32_t)offsetof(weft_table, size));
         st64(c, X64_RAX, ip[1]);
+        return true;
+    case CMP_ATOMIC_LOAD8 ... CMP_ATOMIC_LOAD64: /* dst, address, offset */
+        jit_atomic_load(c, pc, 1u << (op - CMP_ATOMIC_LOAD8), ip[1], ip[2], ip[3]);
+        return true;
+    case CMP_ATOMIC_STORE8 ... CMP_ATOMIC_STORE64: /* address, value, offset */
+        jit_atomic_store(c, pc, 1u << (op - CMP_ATOMIC_STORE8), ip[1], ip[2], ip[3]);
+        return true;
+    case CMP_ATOMIC_ADD8 ... CMP_ATOMIC_XCHG64: /* dst, address, value, offset; ADD SUB AND OR XOR XCHG, 8..64 each */
+        atomic_rmw(c, pc, (int)((op - CMP_ATOMIC_ADD8) / 4), 1u << ((op - CMP_ATOMIC_ADD8) % 4), ip[1], ip[2], ip[3],
+                   ip[4]);
+        return true;
+    case CMP_ATOMIC_CMPXCHG8 ... CMP_ATOMIC_CMPXCHG64: /* dst, address, expected, replacement, offset */
+        atomic_cmpxchg(c, pc, 1u << (op - CMP_ATOMIC_CMPXCHG8), ip[1], ip[2], ip[3], ip[4], ip[5]);
         return true;
     case CMP_ATOMIC_FENCE: /* mfence (0F AE F0): what __atomic_thread_fence(SEQ_CST) orders */
         x64_byte(&c->b, 0x0F);

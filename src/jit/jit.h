@@ -68,8 +68,9 @@ typedef struct jit_regs {
 #define JIT_NATIVE_STACK 16384
 
 /* The operations compiled code leaves to the interpreter one at a time
-   ("step exits": rare, or long next to an exit, or an atomic the tier does
-   not compile yet): jit.c exits at each, and its handler in interp.c
+   ("step exits": rare, or long next to an exit; among the atomics, wait
+   and notify, and the others where they leave, unaligned or out of
+   bounds, jit.c "Atomics"): jit.c exits at each, and its handler in interp.c
    ends by going back into the function's machine code at the next
    operation, so the rest of the function stays compiled. Every other
    operation the interpreter runs for compiled code (calls aside, which

@@ -86,12 +86,17 @@ static inline void x64_rm_base(x64_buf *b, int pfx, int w, uint32_t opc, int reg
 static inline void x64_rm_slot(x64_buf *b, int pfx, int w, uint32_t opc, int reg, uint32_t slot) {
     x64_rm_base(b, pfx, w, opc, reg, X64_RBX, (int32_t)(slot * 8));
 }
+/* op reg, [r12 + index + disp]: linear memory at the address in `index`
+   (not rsp). */
+static inline void x64_rm_mem_at(x64_buf *b, int pfx, int w, uint32_t opc, int reg, int index, int32_t disp) {
+    x64_head(b, pfx, w, reg, index, X64_R12, opc);
+    x64_byte(b, (uint8_t)(0x84 | (reg & 7) << 3));     /* mod 10, rm 100: SIB follows */
+    x64_byte(b, (uint8_t)(0x04 | (index & 7) << 3));   /* scale 1, the index, base r12 */
+    x64_u32(b, (uint32_t)disp);
+}
 /* op reg, [r12 + rax + disp]: linear memory at the address in rax. */
 static inline void x64_rm_mem(x64_buf *b, int pfx, int w, uint32_t opc, int reg, int32_t disp) {
-    x64_head(b, pfx, w, reg, X64_RAX, X64_R12, opc);
-    x64_byte(b, (uint8_t)(0x84 | (reg & 7) << 3)); /* mod 10, rm 100: SIB follows */
-    x64_byte(b, 0x04);                              /* scale 1, index rax, base r12 */
-    x64_u32(b, (uint32_t)disp);
+    x64_rm_mem_at(b, pfx, w, opc, reg, X64_RAX, disp);
 }
 /* op reg, rm (both registers). */
 static inline void x64_rr(x64_buf *b, int pfx, int w, uint32_t opc, int reg, int rm) {

@@ -41,6 +41,11 @@
  *    recursion that exhausts the call stack give the same results, traps,
  *    messages and fuel on both tiers, with every budget around the
  *    point where the fuel runs out mid-chain.
+ * 11. The atomics (tests/unit/data/jit_atomic.wat, written by
+ *    jit_atomic.py beside it): every load, store, read-modify-write and
+ *    cmpxchg of memory 0, at aligned, misaligned and out-of-bounds
+ *    addresses with a list of values, gives the same results, traps and
+ *    messages on both tiers and leaves the same bytes in memory.
  *
  * Exits 0 when every check passes. On a build without the tier (not x86-64
  * Linux) parts 1 and 2's compile count are skipped, saying so.
@@ -105,6 +110,16 @@ static void encodings(void) {
             EXPECTF(false, "byte %zu: 0x%02x, want 0x%02x", i, b.p[i], want[i]);
             break;
         }
+    /* The atomics' forms (bytes checked with objdump): lock cmpxchg
+       [r12+rcx+4], edx; lock xadd [r12+rax+2], dx; test cl, 7. */
+    b.len = 0;
+    x64_byte(&b, 0xF0);
+    x64_rm_mem_at(&b, 0, 0, 0x0FB1, X64_RDX, X64_RCX, 4);
+    x64_byte(&b, 0xF0);
+    x64_rm_mem(&b, 0x66, 0, 0x0FC1, X64_RDX, 2);
+    static const uint8_t atomics[] = {0xF0, 0x41, 0x0F, 0xB1, 0x94, 0x0C, 0x04, 0x00, 0x00, 0x00, 0xF0,
+                                      0x66, 0x41, 0x0F, 0xC1, 0x94, 0x04, 0x02, 0x00, 0x00, 0x00};
+    EXPECT(b.len == sizeof atomics && memcmp(b.p, atomics, sizeof atomics) == 0);
     /* Jumps: a forward jcc rel8 landed, a rel32 patched backwards. */
     b.len = 0;
     size_t skip = x64_jcc8(&b, X64_CC_E);
@@ -305,6 +320,53 @@ static void scalar_ops(void) {
         EXPECTF(compiled1 - compiled0 >= nexports && fell1 == fell0, "scalar: %llu compiled, %llu fell back",
                 (unsigned long long)(compiled1 - compiled0), (unsigned long long)(fell1 - fell0));
     EXPECT(calls > 1000);
+    tier_close(&in);
+    tier_close(&jt);
+}
+
+/* Part 11: jit_atomic.wasm's exports (each (i64 address, i64 value) ->
+   i64, one atomic operation at the address) called with every pair of
+   these addresses (aligned for every width, misaligned for each, at the
+   end of the page and past it) and values, on both tiers, one store each:
+   the same results, the same traps (unaligned before out of bounds) and
+   messages, and at the end the same bytes in both memories. */
+static void atomic_ops(void) {
+    static const uint64_t addrs[] = {0, 1, 2, 3, 4, 6, 8, 12, 16, 17, 24, 65520, 65524, 65528, 65530,
+                                     65531, 65532, 65534, 65535, 65536, 0xFFFFFFF8u, 0xFFFFFFFFu};
+    static const uint64_t vals[] = {0, 1, 0x80, 0xFF, 0x8000, 0xFFFF, 0x80000000u, 0xFFFFFFFFu,
+                                    0x0123456789ABCDEFull, 0xFFFFFFFFFFFFFFFFull, 0x8000000000000001ull};
+    tier_run in, jt;
+    uint64_t compiled0, fell0, compiled1, fell1;
+    weft_jit_stats(&compiled0, &fell0);
+    tier_open(&in, WEFT_TIER_INTERP, "tests/unit/data/jit_atomic.wasm");
+    tier_open(&jt, WEFT_TIER_JIT, "tests/unit/data/jit_atomic.wasm");
+    uint32_t nexports = weft_module_export_count(jt.mod), calls = 0, funcs = 0;
+    for (uint32_t e = 0; e < nexports; e++) {
+        weft_name name;
+        weft_externtype t;
+        CHECK(weft_module_export(jt.mod, e, &name, &t) == WEFT_OK, "export %u", e);
+        if (t.kind != WEFT_EXTERN_FUNC) continue;
+        funcs++;
+        for (size_t i = 0; i < sizeof addrs / sizeof addrs[0]; i++)
+            for (size_t j = 0; j < sizeof vals / sizeof vals[0]; j++) {
+                char a[200], b[200];
+                scalar_call(&in, name.data, name.len, addrs[i], vals[j], a, sizeof a);
+                scalar_call(&jt, name.data, name.len, addrs[i], vals[j], b, sizeof b);
+                calls++;
+                EXPECTF(strcmp(a, b) == 0, "%.*s(%llx, %016llx): interp \"%s\", jit \"%s\"", (int)name.len,
+                        name.data, (unsigned long long)addrs[i], (unsigned long long)vals[j], a, b);
+            }
+    }
+    weft_extern mi, mj;
+    CHECK(weft_instance_export(in.inst, "mem", &mi) == WEFT_OK && weft_instance_export(jt.inst, "mem", &mj) == WEFT_OK,
+          "mem");
+    EXPECT(weft_memory_size(mi.of.memory) == 65536 && weft_memory_size(mj.of.memory) == 65536 &&
+           memcmp(weft_memory_data(mi.of.memory), weft_memory_data(mj.of.memory), 65536) == 0);
+    weft_jit_stats(&compiled1, &fell1);
+    if (weft_jit_built())
+        EXPECTF(compiled1 - compiled0 >= funcs && fell1 == fell0, "atomic: %llu compiled, %llu fell back",
+                (unsigned long long)(compiled1 - compiled0), (unsigned long long)(fell1 - fell0));
+    EXPECT(funcs == 126 && calls == funcs * 22 * 11);
     tier_close(&in);
     tier_close(&jt);
 }
@@ -652,6 +714,7 @@ int main(void) {
     tier_close(&jt);
 
     scalar_ops();
+    atomic_ops();
     simd_ops();
     brtable_fuel();
     auto_tierup();
