@@ -248,11 +248,13 @@ weft_status base_read_file(const char *path, uint8_t **out, size_t *len, weft_er
     return WEFT_OK;
 }
 
-int64_t base_now_ns(void) {
+int64_t base_clock_ns(clockid_t clock) {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    if (clock_gettime(clock, &t) != 0) return -1;
     return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
+
+int64_t base_now_ns(void) { return base_clock_ns(CLOCK_MONOTONIC); }
 
 int base_mutex_init_handoff(pthread_mutex_t *m) {
 #ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
@@ -309,9 +311,7 @@ static bool base_others_busy(int64_t now) {
         return atomic_load_explicit(&base_others_flag, memory_order_relaxed);
     int64_t at = atomic_load_explicit(&base_others_at, memory_order_relaxed);
     if (now - at >= BASE_OTHERS_WINDOW_NS) {
-        struct timespec t;
-        int64_t sys = base_machine_busy_ns(), own = -1;
-        if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) == 0) own = (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+        int64_t sys = base_machine_busy_ns(), own = base_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
         bool busy = true;
         if (at && sys >= 0 && own >= 0 && base_others_sys >= 0)
             busy = (sys - base_others_sys) - (own - base_others_own) >= (now - at) / 2;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "weft.h"
 
@@ -104,6 +105,8 @@ void __tsan_release(void *addr);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 int64_t base_now_ns(void);
+/* clock_gettime(clock) in nanoseconds, or -1 when the clock cannot be read. */
+int64_t base_clock_ns(clockid_t clock);
 
 /* A lock that threads hand work over through (the scheduler's, a
    channel's): on contention it spins a moment in user space before it

@@ -60,11 +60,7 @@ void weft_jit_sizes(uint64_t *wasm_bytes, uint64_t *code_bytes, uint64_t *compil
 }
 
 /* This thread's CPU time (a translation's cost, whatever else the machine runs). */
-static int64_t thread_cpu_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
+static int64_t thread_cpu_ns(void) { return base_clock_ns(CLOCK_THREAD_CPUTIME_ID); }
 
 bool weft_jit_built(void) { return true; }
 
@@ -432,11 +428,12 @@ static void zero_extend(jit_cc *c, uint32_t n, int r) {
     else if (n == 2) x64_rr(&c->b, 0, 0, 0x0FB7, r, r); /* movzx r32, r16 */
     else if (n == 4) x64_rr(&c->b, 0, 0, 0x8B, r, r);   /* mov r32, r32 */
 }
+/* The load of n bytes into a 32- or 64-bit register, zero-extended. */
+static uint32_t atomic_load_opc(uint32_t n) { return n == 1 ? 0x0FB6 : n == 2 ? 0x0FB7 : 0x8B; }
 static void jit_atomic_load(jit_cc *c, uint32_t pc, uint32_t n, uint32_t d, uint32_t addr, uint32_t offset) {
     ld32(c, X64_RAX, addr);
     if (!atomic_ea(c, pc, offset, n)) return;
-    uint32_t opc = n == 1 ? 0x0FB6 : n == 2 ? 0x0FB7 : 0x8B;
-    x64_rm_mem(&c->b, 0, n == 8, opc, X64_RAX, (int32_t)offset);
+    x64_rm_mem(&c->b, 0, n == 8, atomic_load_opc(n), X64_RAX, (int32_t)offset);
     st64(c, X64_RAX, d);
 }
 static void jit_atomic_store(jit_cc *c, uint32_t pc, uint32_t n, uint32_t addr, uint32_t value, uint32_t offset) {
@@ -468,7 +465,7 @@ static void atomic_rmw(jit_cc *c, uint32_t pc, int kind, uint32_t n, uint32_t d,
        (a failed cmpxchg loads the value it found into rax). */
     static const uint32_t alu[] = {[AT_AND] = 0x23, [AT_OR] = 0x0B, [AT_XOR] = 0x33};
     x64_rr(&c->b, 0, 0, 0x8B, X64_RCX, X64_RAX); /* mov ecx, eax */
-    x64_rm_mem_at(&c->b, 0, n == 8, n == 1 ? 0x0FB6 : n == 2 ? 0x0FB7 : 0x8B, X64_RAX, X64_RCX, (int32_t)offset);
+    x64_rm_mem_at(&c->b, 0, n == 8, atomic_load_opc(n), X64_RAX, X64_RCX, (int32_t)offset);
     size_t top = c->b.len;
     x64_rr(&c->b, 0, 1, 0x8B, X64_RDX, X64_RAX); /* mov rdx, rax */
     rd(c, 0, 1, alu[kind], X64_RDX, value);      /* op rdx, value */

@@ -324,6 +324,19 @@ static void scalar_ops(void) {
     tier_close(&jt);
 }
 
+/* The instance's exported memory "mem", as bytes. */
+static const uint8_t *tier_mem(tier_run *s, uint64_t *size) {
+    weft_extern x;
+    CHECK(weft_instance_export_n(s->inst, "mem", 3, &x) == WEFT_OK && x.kind == WEFT_EXTERN_MEMORY, "memory");
+    *size = weft_memory_size(x.of.memory);
+    return weft_memory_data(x.of.memory);
+}
+static bool tier_same_memory(tier_run *in, tier_run *jt) {
+    uint64_t n_in, n_jt;
+    const uint8_t *m_in = tier_mem(in, &n_in), *m_jt = tier_mem(jt, &n_jt);
+    return n_in == n_jt && memcmp(m_in, m_jt, (size_t)n_in) == 0;
+}
+
 /* Part 11: jit_atomic.wasm's exports (each (i64 address, i64 value) ->
    i64, one atomic operation at the address) called with every pair of
    these addresses (aligned for every width, misaligned for each, at the
@@ -357,11 +370,9 @@ static void atomic_ops(void) {
                         name.data, (unsigned long long)addrs[i], (unsigned long long)vals[j], a, b);
             }
     }
-    weft_extern mi, mj;
-    CHECK(weft_instance_export(in.inst, "mem", &mi) == WEFT_OK && weft_instance_export(jt.inst, "mem", &mj) == WEFT_OK,
-          "mem");
-    EXPECT(weft_memory_size(mi.of.memory) == 65536 && weft_memory_size(mj.of.memory) == 65536 &&
-           memcmp(weft_memory_data(mi.of.memory), weft_memory_data(mj.of.memory), 65536) == 0);
+    uint64_t size;
+    tier_mem(&in, &size);
+    EXPECT(size == 65536 && tier_same_memory(&in, &jt));
     weft_jit_stats(&compiled1, &fell1);
     if (weft_jit_built())
         EXPECTF(compiled1 - compiled0 >= funcs && fell1 == fell0, "atomic: %llu compiled, %llu fell back",
@@ -414,18 +425,6 @@ static void simd_call(tier_run *s, const char *name, size_t len, const uint64_t 
         snprintf(out, size, "ok %016llx %016llx", (unsigned long long)res[1].of.i64, (unsigned long long)res[0].of.i64);
     else snprintf(out, size, "%s %d %.150s", weft_status_name(st), (int)err.trap, err.message);
 }
-/* The instance's exported memory "mem", as bytes. */
-static const uint8_t *simd_mem(tier_run *s, uint64_t *size) {
-    weft_extern x;
-    CHECK(weft_instance_export_n(s->inst, "mem", 3, &x) == WEFT_OK && x.kind == WEFT_EXTERN_MEMORY, "memory");
-    *size = weft_memory_size(x.of.memory);
-    return weft_memory_data(x.of.memory);
-}
-static bool simd_same_memory(tier_run *in, tier_run *jt) {
-    uint64_t n_in, n_jt;
-    const uint8_t *m_in = simd_mem(in, &n_in), *m_jt = simd_mem(jt, &n_jt);
-    return n_in == n_jt && memcmp(m_in, m_jt, (size_t)n_in) == 0;
-}
 static void simd_ops(void) {
     tier_run in, jt;
     uint64_t compiled0, fell0, compiled1, fell1;
@@ -474,11 +473,11 @@ static void simd_ops(void) {
                 /* a store that traps must not have written a byte, and one
                    that does not, all of its bytes */
                 if (strstr(nm, "store"))
-                    EXPECTF(simd_same_memory(&in, &jt), "%s(address %llu): the memories differ", nm,
+                    EXPECTF(tier_same_memory(&in, &jt), "%s(address %llu): the memories differ", nm,
                             (unsigned long long)addr[0]);
             }
     }
-    EXPECT(simd_same_memory(&in, &jt));
+    EXPECT(tier_same_memory(&in, &jt));
     weft_jit_stats(&compiled1, &fell1);
     if (weft_jit_built())
         EXPECTF(compiled1 - compiled0 >= nexports - 1 && fell1 == fell0, "simd: %llu compiled, %llu fell back",
