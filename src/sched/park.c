@@ -23,7 +23,7 @@ bool sched_agent_try_park(sched_agent *a, wasi_wait *wait, int *result) {
     struct timespec zero = {0, 0};
     int n = ppoll(wait->fds, (nfds_t)wait->nfds, &zero, NULL);
     if (n != 0) *result = n < 0 ? -errno : n;
-    else if (wait->deadline >= 0 && wasi_now_monotonic() >= wait->deadline) *result = 0;
+    else if (wait->deadline >= 0 && base_now_ns() >= wait->deadline) *result = 0;
     else if (atomic_load_explicit(&a->exec->attention, memory_order_acquire) & WEFT_ATTN_STOP)
         *result = -EINTR; /* asked to stop: the call goes back to the interpreter, which stops */
     else {

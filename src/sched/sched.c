@@ -532,11 +532,7 @@ int64_t sched_agent_clock(const sched_agent *a) {
 }
 
 int64_t sched_agent_realtime(const sched_agent *a) {
-    if (!a->group->sched->det) {
-        struct timespec t;
-        clock_gettime(CLOCK_REALTIME, &t);
-        return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-    }
+    if (!a->group->sched->det) return base_clock_ns(CLOCK_REALTIME);
     return SCHED_DET_EPOCH_NS + sched_agent_clock(a) - SCHED_DET_START_NS;
 }
 

@@ -55,7 +55,7 @@ static bool thr_block_det(sched_agent *agent, wasi_wait *wait, int *result, int6
         }
         return true;
     }
-    *real_deadline = wait->deadline < 0 ? -1 : wasi_now_monotonic() + (wait->deadline > now ? wait->deadline - now : 0);
+    *real_deadline = wait->deadline < 0 ? -1 : base_now_ns() + (wait->deadline > now ? wait->deadline - now : 0);
     return false;
 }
 
@@ -89,7 +89,7 @@ static int thr_block(struct weft_wasi *w, wasi_wait *wait) {
         } else {
             pthread_mutex_lock(&p->lock);
             snprintf(self->note, sizeof self->note, "%s", what);
-            self->note_since = thr_now();
+            self->note_since = base_now_ns();
             pthread_mutex_unlock(&p->lock);
         }
     }
@@ -112,7 +112,7 @@ static int thr_block(struct weft_wasi *w, wasi_wait *wait) {
             result = -EINTR; /* the process is ending */
             break;
         }
-        if (n == 0 && deadline > 0 && wasi_now_monotonic() < deadline)
+        if (n == 0 && deadline > 0 && base_now_ns() < deadline)
             continue; /* woke early */
         if (n == 0 && det) sched_agent_clock_advance(agent, wait->deadline);
         for (size_t i = 0; i < wait->nfds; i++) wait->fds[i].revents = fds[i].revents;

@@ -111,7 +111,7 @@ static bool thr_supervise(thr_process *p, int64_t until) {
             break;
         }
         bool timed = p->timeout_ns && !ending;
-        int64_t now = timed || until > 0 ? thr_now() : 0;
+        int64_t now = timed || until > 0 ? base_now_ns() : 0;
         if (timed && now >= p->deadline) {
             thr_end_locked(p, WEFT_PROCESS_TIMEOUT, 0, 0, NULL);
             continue;
@@ -254,7 +254,7 @@ weft_status weft_process_start(weft_process *proc) {
         return WEFT_ERR_MISUSE;
     }
     p->ran = true;
-    if (p->timeout_ns) p->deadline = thr_now() + (int64_t)p->timeout_ns;
+    if (p->timeout_ns) p->deadline = base_now_ns() + (int64_t)p->timeout_ns;
     weft_status st = WEFT_OK;
     if (!atomic_load_explicit(&p->ending, memory_order_relaxed)) {
         thr_block_install(p);
@@ -280,7 +280,7 @@ weft_status weft_process_wait(weft_process *proc, int64_t timeout_ns, weft_proce
     bool ran = p->ran;
     pthread_mutex_unlock(&p->lock);
     if (!ran) return WEFT_ERR_MISUSE;
-    int64_t until = timeout_ns < 0 ? -1 : timeout_ns == 0 ? 0 : thr_now() + timeout_ns;
+    int64_t until = timeout_ns < 0 ? -1 : timeout_ns == 0 ? 0 : base_now_ns() + timeout_ns;
     if (!thr_supervise(p, until)) return WEFT_ERR_TIMEOUT;
     /* Every thread is gone: the outcome is fixed, and made up once. */
     pthread_mutex_lock(&p->lock);
@@ -321,7 +321,7 @@ size_t weft_process_dump(weft_process *proc, char *buf, size_t size) {
     if (p->sched) return sched_dump_group(p->sched, &p->agents, buf, size);
     size_t need = 0;
     pthread_mutex_lock(&p->lock);
-    int64_t now = thr_now();
+    int64_t now = base_now_ns();
     thr_thread *oldest = p->threads;
     while (oldest && oldest->next) oldest = oldest->next;
     for (thr_thread *t = oldest; t; t = t->prev) { /* oldest first */

@@ -44,18 +44,12 @@ void thr_count_live_locked(thr_process *p, int dlive) {
     if (dlive < 0) thr_check_deadlock(p, now);
 }
 
-int64_t thr_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 void thr_blocked(exec_group *g, weft_exec *e, uint64_t addr, int width) {
     thr_process *p = (thr_process *)g;
     thr_thread *t = e->group_member;
     t->wait_addr = addr;
     t->wait_width = width;
-    atomic_store_explicit(&t->wait_since, thr_now(), memory_order_release);
+    atomic_store_explicit(&t->wait_since, base_now_ns(), memory_order_release);
     uint64_t now = atomic_fetch_add_explicit(&p->counts, 1, memory_order_acq_rel) + 1;
     if (THR_LIVE(now) == THR_BLOCKED(now)) {
         pthread_mutex_lock(&p->lock);

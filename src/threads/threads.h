@@ -161,8 +161,6 @@ uint32_t thr_agent_member(sched_group *g, sched_agent *a);
 /* The futex hooks (exec_group). */
 void thr_blocked(exec_group *g, weft_exec *e, uint64_t addr, int width);
 void thr_unblocked(exec_group *g, weft_exec *e);
-/* CLOCK_MONOTONIC, in ns. */
-int64_t thr_now(void);
 /* Adds dlive live threads (may be negative); call with p->lock held. May
    end the process with a deadlock. */
 void thr_count_live_locked(thr_process *p, int dlive);

@@ -22,15 +22,9 @@
 
 #include "wasi.h"
 
-int64_t wasi_now_monotonic(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 struct timespec *wasi_time_left(int64_t deadline, struct timespec *ts) {
     if (deadline < 0) return NULL;
-    int64_t left = deadline - wasi_now_monotonic();
+    int64_t left = deadline - base_now_ns();
     if (left < 0) left = 0;
     ts->tv_sec = (time_t)(left / 1000000000);
     ts->tv_nsec = (long)(left % 1000000000);
@@ -58,7 +52,7 @@ int wasi_block_default(struct weft_wasi *w, wasi_wait *wait) {
             if (errno == EINTR) continue;
             return -errno;
         }
-        if (n == 0 && wait->deadline > 0 && wasi_now_monotonic() < wait->deadline)
+        if (n == 0 && wait->deadline > 0 && base_now_ns() < wait->deadline)
             continue; /* woke early */
         return n;
     }

@@ -468,8 +468,6 @@ WASI_INTERNAL int64_t wasi_call_start(wasi_call *c);
 /* The time of WASI clock `id` as the guest sees it (w->clock_hook or the
    host's clock), ns; -errno for a clock the host lacks. */
 WASI_INTERNAL int64_t wasi_clock_now(struct weft_wasi *w, uint32_t id);
-/* CLOCK_MONOTONIC now, in ns. */
-WASI_INTERNAL int64_t wasi_now_monotonic(void);
 /* The time left until the monotonic `deadline` (ns; negative: none, then
    NULL) as a timespec in *ts, for ppoll and friends. */
 WASI_INTERNAL struct timespec *wasi_time_left(int64_t deadline, struct timespec *ts);

@@ -57,7 +57,7 @@ static int wk_block(struct weft_wasi *ww, wasi_wait *wait) {
             result = -EINTR;
             break;
         }
-        int64_t until = wasi_now_monotonic() + WK_BLOCK_SLICE_NS;
+        int64_t until = base_now_ns() + WK_BLOCK_SLICE_NS;
         if (wait->deadline >= 0 && wait->deadline < until) until = wait->deadline;
         struct timespec ts;
         for (size_t i = 0; i < wait->nfds; i++) wait->fds[i].revents = 0;
@@ -67,7 +67,7 @@ static int wk_block(struct weft_wasi *ww, wasi_wait *wait) {
             result = n < 0 ? -errno : n;
             break;
         }
-        if (wait->deadline >= 0 && wasi_now_monotonic() >= wait->deadline) {
+        if (wait->deadline >= 0 && base_now_ns() >= wait->deadline) {
             result = 0;
             break;
         }
