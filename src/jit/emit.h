@@ -55,7 +55,16 @@ typedef struct jit_snap {
     uint8_t reg[JIT_NGP + JIT_NXMM], kind[JIT_NGP + JIT_NXMM];
     uint32_t slot[JIT_NGP + JIT_NXMM];
 } jit_snap;
-enum { JIT_LABEL = 1, JIT_ENTRY = 2 };
+enum { JIT_LABEL = 1, JIT_ENTRY = 2, JIT_LOOP = 4 };
+
+/* Loop registers (jit.c, "Loop registers"): what the first emission of a
+   loop's run saw of a slot (JIT_NOTES slots at most). */
+enum { JIT_NPIN = 3, JIT_NOTES = 16 };
+enum { PIN_READ = 1, PIN_WRITE = 2, PIN_XMM = 4 };
+typedef struct jit_note {
+    uint32_t slot, reads; /* reads: from the frame, into a general register */
+    uint8_t how;          /* PIN_* seen */
+} jit_note;
 
 typedef struct jit_cc {
     x64_buf b;
@@ -86,6 +95,22 @@ typedef struct jit_cc {
     /* code_len entries: a safe point's exit, its target + 1 (meter_at) and
        JIT_METER_COUNTED; 0 for other exits. */
     uint32_t *meter;
+    /* Loop registers (jit.c): the run that started at loop label loop_pc
+       is first emitted while noting its slots (noting), from the state
+       saved in `at`; when it branches back to loop_pc it is emitted again
+       with up to JIT_NPIN slots pinned: bit i of pin_locked, register
+       cache_gp_reg[i] holds slot pin_slot[i] or nothing, no other slot,
+       until the run ends; a branch back jumps to loop_top. */
+    uint32_t loop_pc;
+    bool noting, pinned;
+    uint32_t nnotes;
+    jit_note notes[JIT_NOTES];
+    struct {
+        size_t len;
+        uint32_t njumps, nexits, nsnaps, gp_next, xmm_next;
+    } at;
+    uint32_t pin_locked, pin_slot[JIT_NGP];
+    size_t loop_top;
 } jit_cc;
 #define JIT_METER_COUNTED 0x80000000u
 
@@ -129,8 +154,9 @@ static inline void exit_to(jit_cc *c, size_t at, uint32_t pc) {
  * written or read are kept in registers, so an operation that reads a
  * value the one before it made reads a register, not the store still on
  * its way to memory. A result is written to its register alone (dirty),
- * and reaches the frame when the frame must be exact: before a branch, a
- * call, a return or a label (cache_flush), in an exit's own stub before it
+ * and reaches the frame when the frame must be exact: before a branch (a
+ * conditional one: on its taken path, branch_if), a call, a return or a
+ * label (cache_flush), in an exit's own stub before it
  * leaves (exit_to keeps what is dirty there), when its register is taken
  * for another slot, and before the frame itself is read or partly written
  * for that slot (cache_clean). A result that the next operation of the
@@ -151,6 +177,52 @@ static inline void cache_clear(jit_cc *c) {
     memset(c->xmm, 0, sizeof c->xmm);
     memset(c->xv, 0, sizeof c->xv);
     c->gp_dirty = c->xmm_dirty = 0;
+    c->pin_locked = 0; /* a run's loop registers end with it */
+    c->noting = c->pinned = false;
+}
+/* What a loop's first emission sees of `slot` (PIN_*). */
+static inline void pin_note(jit_cc *c, uint32_t slot, int how) {
+    if (!c->noting) return;
+    uint32_t i = 0;
+    while (i < c->nnotes && c->notes[i].slot != slot) i++;
+    if (i == c->nnotes) {
+        if (i == JIT_NOTES) return;
+        c->notes[c->nnotes++] = (jit_note){slot, 0, 0};
+    }
+    c->notes[i].reads += how == PIN_READ;
+    c->notes[i].how |= (uint8_t)how;
+}
+/* The cache register index `slot` is pinned to, or -1. */
+static inline int pin_of(const jit_cc *c, uint32_t slot) {
+    for (int i = 0; i < JIT_NGP; i++)
+        if ((c->pin_locked >> i & 1) && c->pin_slot[i] == slot) return i;
+    return -1;
+}
+/* The cache's state, kept across code that only one path runs (a taken
+   branch's stores: branch_if). */
+typedef struct jit_cache {
+    uint32_t gp[JIT_NGP], xmm[JIT_NXMM], gp_next, xmm_next, gp_dirty, xmm_dirty;
+    bool xv[JIT_NXMM];
+} jit_cache;
+static inline jit_cache cache_save(const jit_cc *c) {
+    jit_cache k;
+    memcpy(k.gp, c->gp, sizeof k.gp);
+    memcpy(k.xmm, c->xmm, sizeof k.xmm);
+    memcpy(k.xv, c->xv, sizeof k.xv);
+    k.gp_next = c->gp_next;
+    k.xmm_next = c->xmm_next;
+    k.gp_dirty = c->gp_dirty;
+    k.xmm_dirty = c->xmm_dirty;
+    return k;
+}
+static inline void cache_restore(jit_cc *c, const jit_cache *k) {
+    memcpy(c->gp, k->gp, sizeof c->gp);
+    memcpy(c->xmm, k->xmm, sizeof c->xmm);
+    memcpy(c->xv, k->xv, sizeof c->xv);
+    c->gp_next = k->gp_next;
+    c->xmm_next = k->xmm_next;
+    c->gp_dirty = k->gp_dirty;
+    c->xmm_dirty = k->xmm_dirty;
 }
 /* The store that writes a cache register back to its slot(s). */
 static inline void keep_store(jit_cc *c, int kind, int reg, uint32_t slot) {
@@ -235,8 +307,15 @@ static inline int cache_xmm(const jit_cc *c, uint32_t slot) {
    first if dirty), clean: a value read from the frame; a new value is
    marked dirty by its store (st64, st_xmm0, vst). */
 static inline int cache_take_gp(jit_cc *c, uint32_t slot) {
+    int p = pin_of(c, slot);
     cache_drop(c, slot);
-    uint32_t i = c->gp_next++ % JIT_NGP;
+    if (p >= 0) { /* a loop register: its own, and only its */
+        c->gp[p] = slot + 1;
+        return cache_gp_reg[p];
+    }
+    uint32_t i;
+    do i = c->gp_next++ % JIT_NGP;
+    while (c->pin_locked >> i & 1);
     gp_writeback(c, (int)i);
     c->gp[i] = slot + 1;
     return cache_gp_reg[i];
@@ -286,18 +365,26 @@ static inline void rd(jit_cc *c, int pfx, int w, uint32_t opc, int reg, uint32_t
         return;
     }
     cache_clean(c, slot);
+    pin_note(c, slot, PIN_READ);
     x64_rm_slot(&c->b, pfx, w, opc, reg, slot);
     if (opc == 0x8B && w && !pfx) x64_rr(&c->b, 0, 1, 0x8B, cache_take_gp(c, slot), reg);
 }
 /* `opc xmm_reg, slot` for a scalar SSE operation reading the slot as its
-   r/m operand. */
+   r/m operand; a slot in a general register goes through xmm1 (when
+   xmm_reg is not xmm1). */
 static inline void rd_xmm(jit_cc *c, int pfx, uint32_t opc, int reg, uint32_t slot) {
-    int x = cache_xmm(c, slot);
+    int x = cache_xmm(c, slot), r = cache_gp(c, slot);
     if (x >= 0) {
         x64_rr(&c->b, pfx, 0, opc, reg, x);
         return;
     }
+    if (r >= 0 && reg != 1) { /* a value loaded from memory, say: through xmm1, not a store and its reload */
+        x64_rr(&c->b, 0x66, 1, 0x0F6E, 1, r); /* movq xmm1, r */
+        x64_rr(&c->b, pfx, 0, opc, reg, 1);
+        return;
+    }
     cache_clean(c, slot);
+    pin_note(c, slot, PIN_XMM);
     x64_rm_slot(&c->b, pfx, 0, opc, reg, slot);
 }
 /* xmm_reg = the slot as an f32 or f64 (movss / movsd). */
@@ -307,6 +394,7 @@ static inline void ld_xmm(jit_cc *c, int dbl, int reg, uint32_t slot) {
     else if (r >= 0) x64_rr(&c->b, 0x66, 1, 0x0F6E, reg, r);  /* movq reg, r (66 W 0F 6E /r) */
     else {
         cache_clean(c, slot);
+        pin_note(c, slot, PIN_XMM);
         x64_rm_slot(&c->b, dbl ? 0xF2 : 0xF3, 0, 0x0F10, reg, slot);
     }
 }
@@ -317,6 +405,7 @@ static inline void ld64(jit_cc *c, int r, uint32_t slot) { rd(c, 0, 1, 0x8B, r, 
 /* The frame's store only: code no cached value can depend on (the entry). */
 static inline void st64_frame(jit_cc *c, int r, uint32_t slot) { x64_rm_slot(&c->b, 0, 1, 0x89, r, slot); }
 static inline void st64(jit_cc *c, int r, uint32_t slot) {
+    pin_note(c, slot, PIN_WRITE);
     int k = cache_take_gp(c, slot);
     x64_rr(&c->b, 0, 1, 0x8B, k, r);
     cache_dirty_gp(c, k);
@@ -329,6 +418,7 @@ static inline void st_xmm0(jit_cc *c, int dbl, uint32_t slot) {
         st64(c, X64_RAX, slot);
         return;
     }
+    pin_note(c, slot, PIN_XMM);
     int x = cache_take_xmm(c, slot);
     x64_rr(&c->b, 0, 0, 0x0F28, x, 0); /* movaps x, xmm0 */
     cache_dirty_xmm(c, x);

@@ -9,9 +9,11 @@
  *     globals. rax, rcx, rdx, xmm0 and xmm1 are scratch within one
  *     operation; rsi, rdi, r8-r11 and xmm2-xmm15 cache slots within a
  *     straight run of operations (the register cache, emit.h: written
- *     back before a branch, a call, a return or a label, and by each
- *     exit's own stub, so the interpreter always finds the frame exact;
- *     the code is entered only where a run starts).
+ *     back before a branch (a conditional one's taken path), a call, a
+ *     return or a label, and by each exit's own stub, so the interpreter
+ *     always finds the frame exact; the code is entered only where a run
+ *     starts); an innermost loop's run keeps up to three of its slots in
+ *     r8-r10 across its branch back ("Loop registers").
  *   - Leaving: compiled code returns the word index of an operation to the
  *     interpreter, which runs it in the same frame: calls and returns
  *     (which the interpreter makes, frame records and all), any check
@@ -47,6 +49,9 @@ static _Atomic uint64_t jit_compiled, jit_fell_back;
    map back to the module: from the first to the last), the machine code
    made for them, and the CPU time spent translating (weft_jit_sizes). */
 static _Atomic uint64_t jit_wasm_bytes, jit_code_bytes, jit_ns;
+/* Loops given registers across their branch back ("Loop registers"). */
+static _Atomic uint64_t jit_loops;
+uint64_t jit_loop_count(void) { return atomic_load_explicit(&jit_loops, memory_order_relaxed); }
 
 void weft_jit_stats(uint64_t *compiled, uint64_t *fell_back) {
     if (compiled) *compiled = atomic_load_explicit(&jit_compiled, memory_order_relaxed);
@@ -149,13 +154,23 @@ static void taken(jit_cc *c, uint32_t pc, uint32_t k) {
     uint32_t target = target_of(c->code, pc, k);
     meter_at(c, pc, target, cmp_is_back_edge(c->cf, pc + k));
     attention_check(c, pc);
-    jump_to(c, x64_jmp32(&c->b), target);
+    if (c->pinned && target == c->loop_pc) x64_patch_rel32(&c->b, x64_jmp32(&c->b), c->loop_top); /* loop_conform made it so */
+    else jump_to(c, x64_jmp32(&c->b), target);
 }
-/* If condition `cc` holds (flags set just before), take the branch. */
+static void loop_conform(jit_cc *c);
+/* If condition `cc` holds (flags set just before), take the branch: the
+   taken path writes the dirty registers back (or, branching back to a
+   loop that keeps registers, conforms to it) on its own, so the
+   fall-through goes on with the cache as it was, dirty registers and
+   all. */
 static void branch_if(jit_cc *c, int cc, uint32_t pc, uint32_t k) {
-    size_t skip = x64_jcc8(&c->b, cc ^ 1);
+    size_t skip = x64_jcc32(&c->b, cc ^ 1);
+    jit_cache kept = cache_save(c);
+    if (c->pinned && target_of(c->code, pc, k) == c->loop_pc) loop_conform(c);
+    else cache_flush(c);
     taken(c, pc, k);
-    x64_land8(&c->b, skip);
+    cache_restore(c, &kept);
+    x64_patch_rel32(&c->b, skip, c->b.len);
 }
 
 /* The attention word's fast path, out of line in an exit's stub: with
@@ -918,6 +933,104 @@ static uint32_t first_of_pair(uint32_t op) {
 static const int int_cc[] = {X64_CC_E, X64_CC_NE, X64_CC_L, X64_CC_B, X64_CC_G,
                              X64_CC_A, X64_CC_LE, X64_CC_BE, X64_CC_GE, X64_CC_AE};
 
+/* ------------------------------------------------------------------------
+ * Loop registers. The register cache empties at every label, so a loop
+ * would carry its variables from one iteration to the next through the
+ * frame: a store, then a load of it at the loop's top (store-to-load
+ * forwarding puts ~5 cycles on the loop's dependency chain). Where a
+ * loop's label starts a straight run that branches back to it (an
+ * innermost loop without calls or inner labels: sieve's and quicksort's
+ * scans), the run is emitted twice: first as any run, noting how it
+ * reads and writes its slots (pin_note); at the branch back, up to
+ * JIT_NPIN of those slots are chosen, the emission is rewound to the
+ * label and the run emitted again with each chosen slot pinned to a cache
+ * register of its own (emit.h, cache_take_gp). The label's code (map[],
+ * where the interpreter, the meter's stub and branches from other runs
+ * arrive with the frame exact) loads them; past it, at loop_top, they
+ * count as dirty, so every exit's stub and the run's end write them back
+ * as any dirty register. A branch back from the run writes back the
+ * other dirty registers, reloads a pinned one whose slot it lost (a write
+ * that went to an XMM register or to the frame dropped it) and jumps to
+ * loop_top (loop_conform). The choice affects only speed: any set of
+ * slots gives the same frame at every exit.
+ * ------------------------------------------------------------------------ */
+/* Whether the operation at pc (a branch) may jump to `target`. */
+static bool branches_to(const jit_cc *c, uint32_t pc, uint32_t target) {
+    uint32_t last;
+    uint32_t at[3] = {first_of_pair(c->code[pc]), 0, pc + 2 < c->cf->code_len ? c->code[pc + 2] : 0};
+    for (uint32_t k = cmp_target_words(at, &last); k && k <= last; k++)
+        if (target_of(c->code, pc, k) == target) return true;
+    return false;
+}
+/* A run starts at `pc`: at a loop's label, note its first emission. */
+static void loop_start(jit_cc *c, uint32_t pc) {
+    if (!(c->marks[pc] & JIT_LOOP)) return;
+    c->loop_pc = pc;
+    c->noting = true;
+    c->nnotes = 0;
+    c->at.len = c->b.len;
+    c->at.njumps = c->njumps;
+    c->at.nexits = c->nexits;
+    c->at.nsnaps = c->nsnaps;
+    c->at.gp_next = c->gp_next;
+    c->at.xmm_next = c->xmm_next;
+}
+/* The first emission reached a branch back to loop_pc: chooses the slots
+   to pin (those the run writes and reads from the frame, then those it
+   reads from it twice or more, most reads first; none a float operation
+   reads or writes, which would go through the frame), rewinds to the label
+   and loads them there. False (nothing rewound) when none is worth it. */
+static bool loop_pin(jit_cc *c) {
+    c->noting = false;
+    uint32_t chosen[JIT_NPIN], n = 0;
+    while (n < JIT_NPIN) {
+        int best = -1;
+        uint32_t best_score = 0;
+        for (uint32_t i = 0; i < c->nnotes; i++) {
+            const jit_note *t = &c->notes[i];
+            if ((t->how & PIN_XMM) || !t->reads || (!(t->how & PIN_WRITE) && t->reads < 2)) continue;
+            uint32_t score = t->reads * 2 + ((t->how & PIN_WRITE) ? 3 : 0);
+            if (score > best_score) best = (int)i, best_score = score;
+        }
+        if (best < 0) break;
+        chosen[n++] = c->notes[best].slot;
+        c->notes[best].how |= PIN_XMM; /* taken */
+    }
+    if (!n) return false;
+    c->b.len = c->at.len;
+    c->njumps = c->at.njumps;
+    c->nexits = c->at.nexits;
+    c->nsnaps = c->at.nsnaps;
+    c->gp_next = c->at.gp_next;
+    c->xmm_next = c->at.xmm_next;
+    cache_clear(c);
+    c->map[c->loop_pc] = (uint32_t)c->b.len;
+    for (uint32_t k = 0; k < n; k++) {
+        int i = 2 + (int)k; /* r8, r9, r10: byte forms need no care */
+        x64_rm_slot(&c->b, 0, 1, 0x8B, cache_gp_reg[i], chosen[k]); /* mov r, [slot] */
+        c->gp[i] = chosen[k] + 1;
+        c->pin_slot[i] = chosen[k];
+        c->pin_locked |= 1u << i;
+        c->gp_dirty |= 1u << i;
+    }
+    c->loop_top = c->b.len;
+    c->pinned = true;
+    atomic_fetch_add_explicit(&jit_loops, 1, memory_order_relaxed);
+    return true;
+}
+/* Before a branch back to loop_top: every register but the loop's written
+   back, and each loop register holding its slot again. */
+static void loop_conform(jit_cc *c) {
+    for (int i = 0; i < JIT_NGP; i++)
+        if (!(c->pin_locked >> i & 1)) gp_writeback(c, i);
+    for (int i = 0; i < JIT_NXMM; i++) xmm_writeback(c, i);
+    for (int i = 0; i < JIT_NGP; i++)
+        if ((c->pin_locked >> i & 1) && c->gp[i] != c->pin_slot[i] + 1) {
+            x64_rm_slot(&c->b, 0, 1, 0x8B, cache_gp_reg[i], c->pin_slot[i]);
+            c->gp[i] = c->pin_slot[i] + 1;
+        }
+}
+
 /* Emits the operation at pc; false when it is not one the tier handles. */
 static bool emit_op(jit_cc *c, uint32_t pc) {
     const uint32_t *ip = c->code + pc;
@@ -1249,41 +1362,47 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
 
     if (jit_simd_op(c, pc, op)) return true; /* simd.c: the v128 operations */
 
-    /* control: what follows is not straight-line code from here (the
-       register cache, above), but for a conditional branch's fall-through;
-       the frame is made exact first, for the code it goes to */
-    cache_flush(c);
-    c->flush_next = true;
+    /* conditional branches: the taken path makes the frame exact for the
+       code it goes to (branch_if); the fall-through goes on in the run */
     switch (op) {
-    case CMP_BR: taken(c, pc, 1); return true;
-    case CMP_SAFE_POINT: /* a back-edge's unit without its BR (taildup.c) */
-        meter_at(c, pc, pc + CMP_LEN_SAFE_POINT, true);
-        attention_check(c, pc);
-        return true;
     case CMP_BR_IF: case CMP_BR_UNLESS:
         cmp_imm(c, 0, ip[1], 0);
         branch_if(c, op == CMP_BR_IF ? X64_CC_NE : X64_CC_E, pc, 2);
-        c->flush_next = false;
         return true;
     case CMP_BR_IF_I32_EQZ: case CMP_BR_IF_I64_EQZ: case CMP_BR_IF_I64_NEZ:
         cmp_imm(c, op != CMP_BR_IF_I32_EQZ, ip[1], 0);
         branch_if(c, op == CMP_BR_IF_I64_NEZ ? X64_CC_NE : X64_CC_E, pc, 2);
-        c->flush_next = false;
         return true;
     case CMP_BR_IF_I32_EQ ... CMP_BR_IF_I64_GE_U: {
         bool w = op >= CMP_BR_IF_I64_EQ;
         cmp_slot(c, w, ip[1], ip[2]);
         branch_if(c, int_cc[op - (w ? CMP_BR_IF_I64_EQ : CMP_BR_IF_I32_EQ)], pc, 3);
-        c->flush_next = false;
         return true;
     }
     case CMP_BR_IF_I32_EQ_IMM ... CMP_BR_IF_I64_GE_U_IMM: {
         bool w = op >= CMP_BR_IF_I64_EQ_IMM;
         cmp_imm(c, w, ip[1], ip[2]);
         branch_if(c, int_cc[op - (w ? CMP_BR_IF_I64_EQ_IMM : CMP_BR_IF_I32_EQ_IMM)], pc, 3);
-        c->flush_next = false;
         return true;
     }
+    default: break;
+    }
+
+    /* control: what follows is not straight-line code from here (the
+       register cache, above); the frame is made exact first, for the
+       code it goes to */
+    if (op == CMP_BR && c->pinned && target_of(c->code, pc, 1) == c->loop_pc) loop_conform(c);
+    else cache_flush(c);
+    c->flush_next = true;
+    switch (op) {
+    case CMP_BR:
+        taken(c, pc, 1);
+        if (c->pinned) cache_clear(c); /* nothing falls through: the loop registers need no store */
+        return true;
+    case CMP_SAFE_POINT: /* a back-edge's unit without its BR (taildup.c) */
+        meter_at(c, pc, pc + CMP_LEN_SAFE_POINT, true);
+        attention_check(c, pc);
+        return true;
     case CMP_BR_TABLE: br_table(c, pc, ip); return true;
     case CMP_CALL_INTERNAL: call_internal(c, pc, ip[1], ip[2]); return true;
     case CMP_CALL_INDIRECT: call_indirect(c, pc, ip[1], ip[2], ip[3], ip[4]); return true;
@@ -1322,7 +1441,7 @@ static void mark_labels(jit_cc *c) {
         uint32_t at[3] = {word, 0, pc + 2 < cf->code_len ? cf->code[pc + 2] : 0};
         for (uint32_t k = cmp_target_words(at, &last); k && k <= last; k++) {
             uint32_t t = target_of(cf->code, pc, k);
-            if (t < cf->code_len) c->marks[t] |= JIT_LABEL;
+            if (t < cf->code_len) c->marks[t] |= t <= pc ? JIT_LABEL | JIT_LOOP : JIT_LABEL;
         }
     }
     for (uint32_t i = 0; i < cf->nhandlers; i++)
@@ -1411,9 +1530,12 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
             cache_flush(&c); /* falling into a label: the code that jumps there flushed */
             cache_clear(&c);
             c.marks[pc] |= JIT_ENTRY;
+            loop_start(&c, pc);
         }
         c.flush_next = false;
         c.map[pc] = (uint32_t)c.b.len;
+        if (c.noting && first_of_pair(c.code[pc]) != CMP_BR_TABLE && branches_to(&c, pc, c.loop_pc) && loop_pin(&c))
+            pc = c.loop_pc; /* again, pinned (a br_table back writes everything back: not worth it) */
         if (!emit_op(&c, pc)) {
 #ifdef WEFT_JIT_DEBUG
             fprintf(stderr, "jit: function %u falls back at %s\n", cf->func_index, cmp_op_name(cf->code[pc]));
@@ -1545,6 +1667,7 @@ void jit_compile(const mod_module *m, cmp_func *cf) {
     cf->jit = NULL;
 }
 void jit_free(cmp_func *cf) { (void)cf; }
+uint64_t jit_loop_count(void) { return 0; }
 uint32_t jit_run(const cmp_func *cf, uint32_t pc, jit_regs *r) {
     (void)cf;
     (void)r;

@@ -91,6 +91,9 @@ typedef struct jit_regs {
 void jit_compile(const mod_module *m, cmp_func *cf);
 /* Frees cf->jit (with the module's code). */
 void jit_free(cmp_func *cf);
+/* Loops compiled with registers across their branch back, so far in this
+   process (jit.c, "Loop registers"; jit_test checks that its loops get them). */
+uint64_t jit_loop_count(void);
 
 /* Runs cf's machine code from the operation at word `pc` with the frame
    and registers in `r`, until it reaches an operation it leaves to the

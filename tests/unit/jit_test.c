@@ -47,6 +47,19 @@
  *    addresses with a list of values, gives the same results, traps and
  *    messages on both tiers and leaves the same bytes in memory.
  *
+ * 12. Loop registers (tests/unit/data/jit_loops.wat): loops whose
+ *    variables compiled code keeps in registers across the branch back
+ *    (one or two branches back, a way out in the middle, a float write
+ *    to a kept variable, a pointer walk, traps inside the loop, a
+ *    br_table back, nested loops, more variables than registers, a call
+ *    or a step exit in the loop) give the same results, traps, messages,
+ *    backtraces and fuel left on both tiers: unmetered, with every budget
+ *    that runs out within their first iterations, and with a large one
+ *    that the execution takes in chunks (an exit at a branch back with
+ *    the registers dirty, the interpreter going on from the frame); a
+ *    long loop suspended from another thread and resumed gives the
+ *    uninterrupted result; and its loops are compiled with registers.
+ *
  * Exits 0 when every check passes. On a build without the tier (not x86-64
  * Linux) parts 1 and 2's compile count are skipped, saying so.
  */
@@ -627,6 +640,97 @@ static void machine_stack_calls(void) {
     pthread_attr_destroy(&a);
 }
 
+/* Part 12: export `name`(n) of jit_loops.wasm with `budget` (0:
+   unmetered), as text: status, trap, message, backtrace or result, fuel
+   left. */
+static void loop_text(tier_run *t, const char *name, int64_t n, uint64_t budget, char *out, size_t size) {
+    weft_error err;
+    weft_val arg = {.type = WEFT_I64, .of.i64 = n}, r = {0};
+    CHECK(weft_store_set_fuel(t->store, budget ? budget : WEFT_FUEL_UNLIMITED) == WEFT_OK, "fuel");
+    weft_status st = weft_func_call(weft_instance_func(t->inst, name), &arg, 1, &r, 1, &err);
+    int k = snprintf(out, size, "%s %d %.200s %llx left %llu:", weft_status_name(st), st == WEFT_OK ? 0 : (int)err.trap,
+                     st == WEFT_OK ? "" : err.message, (unsigned long long)r.of.i64,
+                     (unsigned long long)weft_store_fuel(t->store));
+    for (uint32_t i = 0; st != WEFT_OK && i < err.frame_count && k > 0 && (size_t)k < size; i++)
+        k += snprintf(out + k, size - (size_t)k, " %u@%u", err.frames[i].func_index, err.frames[i].offset);
+}
+/* What export "count"(n) computes (the loop runs once at least). */
+static uint64_t loop_count_ref(uint64_t n) {
+    uint64_t acc = 7, i = 0;
+    do acc = acc * 31 + i++;
+    while (i < n);
+    return acc ^ i;
+}
+static void loop_registers(void) {
+    tier_run in, jt;
+    uint64_t loops0 = jit_loop_count();
+    tier_open(&in, WEFT_TIER_INTERP, "tests/unit/data/jit_loops.wasm");
+    tier_open(&jt, WEFT_TIER_JIT, "tests/unit/data/jit_loops.wasm");
+    static const char *const names[] = {"count", "wide", "two_edges", "exit_mid", "walk", "trap_oob",
+                                        "trap_div", "table_back", "nested", "many", "with_call", "grow"};
+    static const int64_t ns[] = {0, 1, 2, 3, 4, 5, 7, 17, 100, 5000, 70000};
+    char a[640], b[640];
+    uint32_t checks = 0;
+    for (size_t f = 0; f < sizeof names / sizeof names[0]; f++)
+        for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+            int64_t n = ns[k];
+            /* Unmetered; then every budget through the first iterations
+               (n up to 17), or a large budget taken in chunks. */
+            uint64_t last = n <= 17 ? 40 + 12 * (uint64_t)n : 0;
+            for (uint64_t budget = 0; budget <= last; budget++) {
+                loop_text(&in, names[f], n, budget, a, sizeof a);
+                loop_text(&jt, names[f], n, budget, b, sizeof b);
+                EXPECTF(strcmp(a, b) == 0, "%s(%lld), fuel %llu: interp [%s], jit [%s]", names[f], (long long)n,
+                        (unsigned long long)budget, a, b);
+                checks++;
+            }
+            if (n > 17) {
+                loop_text(&in, names[f], n, (uint64_t)1 << 40, a, sizeof a);
+                loop_text(&jt, names[f], n, (uint64_t)1 << 40, b, sizeof b);
+                EXPECTF(strcmp(a, b) == 0, "%s(%lld), fuel 2^40: interp [%s], jit [%s]", names[f], (long long)n, a, b);
+                checks++;
+            }
+        }
+    /* The interpreter's results are the loops' own. */
+    loop_text(&jt, "count", 5000, 0, b, sizeof b);
+    snprintf(a, sizeof a, "ok 0  %llx left", (unsigned long long)loop_count_ref(5000));
+    EXPECTF(strncmp(a, b, strlen(a)) == 0, "count(5000): [%s], want [%s]", b, a);
+    loop_text(&jt, "trap_div", 9, 0, b, sizeof b);
+    EXPECTF(strstr(b, "integer divide by zero") != NULL, "trap_div(9): %s", b);
+    loop_text(&jt, "trap_oob", 9, 0, b, sizeof b);
+    EXPECTF(strstr(b, "out of bounds memory access") != NULL, "trap_oob(9): %s", b);
+    EXPECT(checks > 1000);
+    if (weft_jit_built())
+        EXPECTF(jit_loop_count() - loops0 >= 8, "%llu loops compiled with registers, want 8 or more",
+                (unsigned long long)(jit_loop_count() - loops0));
+
+    /* Suspended from another thread inside the loop, resumed to the end. */
+    const int64_t N = 60000000;
+    CHECK(weft_store_set_fuel(jt.store, WEFT_FUEL_UNLIMITED) == WEFT_OK, "unmetered");
+    weft_exec *exec = weft_exec_new(jt.store);
+    CHECK(exec, "exec_new");
+    weft_val arg = {.type = WEFT_I64, .of.i64 = N}, res;
+    CHECK(weft_exec_start(exec, weft_instance_func(jt.inst, "count"), &arg, 1) == WEFT_OK, "exec_start");
+    run_arg ra = {exec, WEFT_OK};
+    int rounds = 0;
+    do {
+        pthread_t th;
+        CHECK(pthread_create(&th, NULL, run_on_thread, &ra) == 0, "thread");
+        sleep_ms(5);
+        weft_exec_request(exec, WEFT_ATTN_SUSPEND);
+        pthread_join(th, NULL);
+    } while (ra.status == WEFT_SUSPENDED && ++rounds < 100000);
+    CHECK(ra.status == WEFT_OK, "count: %s", weft_status_name(ra.status));
+    CHECK(weft_exec_results(exec, &res, 1) == WEFT_OK, "results");
+    EXPECTF((uint64_t)res.of.i64 == loop_count_ref((uint64_t)N), "count(%lld) suspended %d times: %llx, want %llx",
+            (long long)N, rounds, (unsigned long long)res.of.i64, (unsigned long long)loop_count_ref((uint64_t)N));
+    weft_exec_free(exec);
+    printf("jit_test: part 12: %llu loops with registers, count(%lld) suspended %d times\n",
+           (unsigned long long)(jit_loop_count() - loops0), (long long)N, rounds);
+    tier_close(&in);
+    tier_close(&jt);
+}
+
 int main(void) {
 #if WEFT_JIT
     encodings();
@@ -718,6 +822,7 @@ int main(void) {
     brtable_fuel();
     auto_tierup();
     machine_stack_calls();
+    loop_registers();
 
     for (uint64_t fuel = 0; fuel <= 110; fuel++) {
         char a[512], b[512];
