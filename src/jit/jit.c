@@ -419,8 +419,19 @@ static void store(jit_cc *c, uint32_t pc, uint32_t n, uint32_t value, uint32_t o
  * unaligned address leaves for the interpreter, which traps
  * (WEFT_TRAP_UNALIGNED_ATOMIC); so does one out of bounds. A narrow
  * result is zero-extended, as the interpreter's uintN_t store into the
- * slot makes it. wait and notify stay step exits (jit.h).
+ * slot makes it. wait and notify stay step exits (jit.h). Under
+ * ThreadSanitizer all of them do (JIT_ATOMICS 0): TSan sees the
+ * interpreter's __atomic builtins but not these instructions, and
+ * without them the guest's own synchronization (a mutex's cmpxchg in
+ * machine code, the protected plain accesses interpreted) would show as
+ * races in guest memory.
  * ------------------------------------------------------------------------ */
+#if defined(__SANITIZE_THREAD__)
+#define JIT_ATOMICS 0
+#else
+#define JIT_ATOMICS 1
+#endif
+#if JIT_ATOMICS
 /* rax = the address; false when the operation always leaves. */
 static bool atomic_ea(jit_cc *c, uint32_t pc, uint32_t offset, uint32_t n) {
     if (!bounds(c, pc, offset, n)) return false;
@@ -503,6 +514,7 @@ static void atomic_cmpxchg(jit_cc *c, uint32_t pc, uint32_t n, uint32_t d, uint3
     atomic_rm(c, n, 0x0FB0, 0x0FB1, X64_RDX, X64_RCX, offset); /* cmpxchg [mem], rdx */
     st64(c, X64_RAX, d);
 }
+#endif /* JIT_ATOMICS */
 
 /* ------------------------------------------------------------------------
  * Floating point with SSE2, the instructions the C compiler uses for the
@@ -1290,12 +1302,7 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
         if (op == CMP_TABLE_SIZE) x64_rm_base(&c->b, 0, 0, 0x8B, X64_RAX, X64_RAX, (int32_t)offsetof(weft_table, size));
         st64(c, X64_RAX, ip[1]);
         return true;
-#if !defined(__SANITIZE_THREAD__)
-    /* Under ThreadSanitizer the atomics stay step exits: TSan sees the
-       interpreter's __atomic builtins but not these instructions, and
-       without them the guest's own synchronization (a mutex's cmpxchg in
-       machine code, the protected plain accesses interpreted) would show
-       as races in guest memory. */
+#if JIT_ATOMICS /* else step exits ("Atomics") */
     case CMP_ATOMIC_LOAD8 ... CMP_ATOMIC_LOAD64: /* dst, address, offset */
         jit_atomic_load(c, pc, 1u << (op - CMP_ATOMIC_LOAD8), ip[1], ip[2], ip[3]);
         return true;
