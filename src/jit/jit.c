@@ -325,12 +325,38 @@ static void alu_imm(jit_cc *c, int w, alu_kind k, int r, uint32_t imm) {
         x64_byte(&c->b, (uint8_t)(imm & (w ? 63 : 31)));
     }
 }
+/* d = d op ... where d is in its loop register ("Loop registers"): the
+   register index, to compute in place (a 32-bit operation zero-extends
+   into it as the slot's bits are), or -1. */
+static int in_place(const jit_cc *c, uint32_t d, uint32_t a) {
+    int p = d == a ? pin_of(c, d) : -1;
+    return p >= 0 && c->gp[p] == d + 1 ? p : -1;
+}
+/* The loop register p holds its slot's new value: other copies go. */
+static void in_place_done(jit_cc *c, int p) {
+    uint32_t slot = c->pin_slot[p];
+    cache_drop(c, slot);
+    c->gp[p] = slot + 1;
+    c->gp_dirty |= 1u << p;
+}
 static void bin(jit_cc *c, int w, alu_kind k, uint32_t d, uint32_t a, uint32_t b) {
+    int p = in_place(c, d, a);
+    if (p >= 0) {
+        alu_slot(c, w, k, cache_gp_reg[p], b);
+        in_place_done(c, p);
+        return;
+    }
     rd(c, 0, w, 0x8B, X64_RAX, a);
     alu_slot(c, w, k, X64_RAX, b);
     st64(c, X64_RAX, d);
 }
 static void bin_imm(jit_cc *c, int w, alu_kind k, uint32_t d, uint32_t a, uint32_t imm) {
+    int p = in_place(c, d, a);
+    if (p >= 0) {
+        alu_imm(c, w, k, cache_gp_reg[p], imm);
+        in_place_done(c, p);
+        return;
+    }
     rd(c, 0, w, 0x8B, X64_RAX, a);
     alu_imm(c, w, k, X64_RAX, imm);
     st64(c, X64_RAX, d);
