@@ -147,6 +147,9 @@ static uint32_t target_of(const uint32_t *code, uint32_t pc, uint32_t k) {
 static void meter_at(jit_cc *c, uint32_t pc, uint32_t target, bool counted) {
     c->meter[pc] = (target + 1) | (counted ? JIT_METER_COUNTED : 0);
 }
+/* A branch to `target` goes back to the loop whose registers this run keeps
+   ("Loop registers"). */
+static bool back_to_pinned(const jit_cc *c, uint32_t target) { return c->pinned && target == c->loop_pc; }
 /* A taken branch from the operation at `pc` to the target in its word
    `k`: a safe point. With the attention word set, its exit stub meters
    it or leaves, and the interpreter takes it (again). */
@@ -154,7 +157,7 @@ static void taken(jit_cc *c, uint32_t pc, uint32_t k) {
     uint32_t target = target_of(c->code, pc, k);
     meter_at(c, pc, target, cmp_is_back_edge(c->cf, pc + k));
     attention_check(c, pc);
-    if (c->pinned && target == c->loop_pc) x64_patch_rel32(&c->b, x64_jmp32(&c->b), c->loop_top); /* loop_conform made it so */
+    if (back_to_pinned(c, target)) x64_patch_rel32(&c->b, x64_jmp32(&c->b), c->loop_top); /* loop_conform made it so */
     else jump_to(c, x64_jmp32(&c->b), target);
 }
 static void loop_conform(jit_cc *c);
@@ -166,7 +169,7 @@ static void loop_conform(jit_cc *c);
 static void branch_if(jit_cc *c, int cc, uint32_t pc, uint32_t k) {
     size_t skip = x64_jcc32(&c->b, cc ^ 1);
     jit_cache kept = cache_save(c);
-    if (c->pinned && target_of(c->code, pc, k) == c->loop_pc) loop_conform(c);
+    if (back_to_pinned(c, target_of(c->code, pc, k))) loop_conform(c);
     else cache_flush(c);
     taken(c, pc, k);
     cache_restore(c, &kept);
@@ -968,6 +971,13 @@ static uint32_t first_of_pair(uint32_t op) {
     return op >= NBASE && op - NBASE < sizeof first / sizeof first[0] ? first[op - NBASE] : op;
 }
 
+/* The words of the operation at pc holding branch targets: the first,
+   and *last (cmp_target_words; 0 when it has none). */
+static uint32_t target_words(const jit_cc *c, uint32_t pc, uint32_t *last) {
+    uint32_t at[3] = {first_of_pair(c->code[pc]), 0, pc + 2 < c->cf->code_len ? c->code[pc + 2] : 0};
+    return cmp_target_words(at, last);
+}
+
 static const int int_cc[] = {X64_CC_E, X64_CC_NE, X64_CC_L, X64_CC_B, X64_CC_G,
                              X64_CC_A, X64_CC_LE, X64_CC_BE, X64_CC_GE, X64_CC_AE};
 
@@ -995,8 +1005,7 @@ static const int int_cc[] = {X64_CC_E, X64_CC_NE, X64_CC_L, X64_CC_B, X64_CC_G,
 /* Whether the operation at pc (a branch) may jump to `target`. */
 static bool branches_to(const jit_cc *c, uint32_t pc, uint32_t target) {
     uint32_t last;
-    uint32_t at[3] = {first_of_pair(c->code[pc]), 0, pc + 2 < c->cf->code_len ? c->code[pc + 2] : 0};
-    for (uint32_t k = cmp_target_words(at, &last); k && k <= last; k++)
+    for (uint32_t k = target_words(c, pc, &last); k && k <= last; k++)
         if (target_of(c->code, pc, k) == target) return true;
     return false;
 }
@@ -1424,7 +1433,7 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
     /* control: what follows is not straight-line code from here (the
        register cache, above); the frame is made exact first, for the
        code it goes to */
-    if (op == CMP_BR && c->pinned && target_of(c->code, pc, 1) == c->loop_pc) loop_conform(c);
+    if (op == CMP_BR && back_to_pinned(c, target_of(c->code, pc, 1))) loop_conform(c);
     else cache_flush(c);
     c->flush_next = true;
     switch (op) {
@@ -1470,9 +1479,8 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
 static void mark_labels(jit_cc *c) {
     const cmp_func *cf = c->cf;
     for (uint32_t pc = 0; pc < cf->code_len; pc += cmp_op_length(cf->code + pc)) {
-        uint32_t word = first_of_pair(cf->code[pc]), last;
-        uint32_t at[3] = {word, 0, pc + 2 < cf->code_len ? cf->code[pc + 2] : 0};
-        for (uint32_t k = cmp_target_words(at, &last); k && k <= last; k++) {
+        uint32_t last;
+        for (uint32_t k = target_words(c, pc, &last); k && k <= last; k++) {
             uint32_t t = target_of(cf->code, pc, k);
             if (t < cf->code_len) c->marks[t] |= t <= pc ? JIT_LABEL | JIT_LOOP : JIT_LABEL;
         }
