@@ -439,6 +439,45 @@ static void store(jit_cc *c, uint32_t pc, uint32_t n, uint32_t value, uint32_t o
 }
 
 /* ------------------------------------------------------------------------
+ * memory.copy and memory.fill of memory 0 (§4.4.7, "Memory Instructions"):
+ * BODY_MEMORY_COPY/FILL's checks (interp.c), both bounds in 64 bits
+ * before anything is written, then the C library's memmove or memset, as
+ * the interpreter calls them. Out of bounds as r13 says, the interpreter
+ * runs the operation (it traps, or finds the memory grown by another
+ * thread) and comes back at the next (a step exit, jit.h). The control
+ * part of emit_op has written the registers back and empties the cache
+ * after it, so the call may take every register the C ABI lets it; the
+ * machine stack is aligned to 16 bytes for it and put back after.
+ * ------------------------------------------------------------------------ */
+static void bulk_memory(jit_cc *c, uint32_t pc, bool fill, uint32_t d, uint32_t s, uint32_t n) {
+    x64_buf *b = &c->b;
+    ld32(c, X64_RAX, d);
+    ld32(c, X64_RCX, s); /* fill: the value, whose low byte memset takes */
+    ld32(c, X64_RDX, n);
+    static const uint8_t lea_end[2][4] = {{0x4C, 0x8D, 0x04, 0x10},  /* lea r8, [rax + rdx] */
+                                          {0x4C, 0x8D, 0x04, 0x11}}; /* lea r8, [rcx + rdx] */
+    for (int k = fill ? 0 : 1; k >= 0; k--) {
+        for (size_t i = 0; i < 4; i++) x64_byte(b, lea_end[k][i]);
+        x64_rr(b, 0, 1, 0x39, X64_R13, X64_R8); /* cmp r8, r13 */
+        exit_to(c, x64_jcc32(b, X64_CC_A), pc);
+    }
+    x64_rm_mem(b, 0, 1, 0x8D, X64_RDI, 0); /* lea rdi, [r12 + rax] */
+    if (fill) {
+        x64_rr(b, 0, 0, 0x8B, X64_RSI, X64_RCX); /* mov esi, ecx */
+    } else {
+        x64_rm_mem_at(b, 0, 1, 0x8D, X64_RSI, X64_RCX, 0); /* lea rsi, [r12 + rcx] */
+    }
+    static const uint8_t align[] = {0x48, 0x89, 0xE0,       /* mov rax, rsp */
+                                    0x48, 0x83, 0xE4, 0xF0, /* and rsp, -16 */
+                                    0x50, 0x50};            /* push rax; push rax */
+    for (size_t i = 0; i < sizeof align; i++) x64_byte(b, align[i]);
+    x64_mov_imm64(b, X64_RAX, fill ? (uint64_t)(uintptr_t)memset : (uint64_t)(uintptr_t)memmove);
+    x64_byte(b, 0xFF); /* call rax */
+    x64_byte(b, 0xD0);
+    x64_byte(b, 0x5C); /* pop rsp: the rsp saved above */
+}
+
+/* ------------------------------------------------------------------------
  * Atomics (the threads proposal) on memory 0, each an x86 instruction
  * with the order the interpreter's __atomic builtins give (SEQ_CST): a
  * load is a plain mov, a store an xchg, add/sub a lock xadd, xchg an
@@ -1449,6 +1488,8 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
     case CMP_CALL_INTERNAL: call_internal(c, pc, ip[1], ip[2]); return true;
     case CMP_CALL_INDIRECT: call_indirect(c, pc, ip[1], ip[2], ip[3], ip[4]); return true;
     case CMP_RETURN: emit_return(c, pc); return true;
+    case CMP_MEMORY_COPY: bulk_memory(c, pc, false, ip[1], ip[2], ip[3]); return true;
+    case CMP_MEMORY_FILL: bulk_memory(c, pc, true, ip[1], ip[2], ip[3]); return true;
     /* What the interpreter does in the frame: other calls (it pushes the
        frame record and enters the callee, compiled or not), traps. */
     case CMP_CALL: case CMP_UNREACHABLE:

@@ -59,6 +59,12 @@
  *    the registers dirty, the interpreter going on from the frame); a
  *    long loop suspended from another thread and resumed gives the
  *    uninterrupted result; and its loops are compiled with registers.
+ * 13. memory.copy and memory.fill (tests/unit/data/jit_bulk.wat): called
+ *    with every triple of addresses, values and lengths around the end of
+ *    memory and past 2^32, alone, beside values kept in registers, in a
+ *    loop, and into a page grown in the same call, they give the same
+ *    results, traps and messages on both tiers and leave the same bytes
+ *    after every call; and none of the functions falls back.
  *
  * Exits 0 when every check passes. On a build without the tier (not x86-64
  * Linux) parts 1 and 2's compile count are skipped, saying so.
@@ -731,6 +737,63 @@ static void loop_registers(void) {
     tier_close(&jt);
 }
 
+/* Part 13: jit_bulk.wasm's exports (d, s, n) -> i32 with every triple
+   of these on both tiers, one store each; the memories compared after
+   every call. */
+static void bulk_call(tier_run *t, const char *name, uint32_t d, uint32_t s, uint32_t n, char *out, size_t size) {
+    weft_func *f = weft_instance_func(t->inst, name);
+    CHECK(f, "export %s", name);
+    weft_val args[3] = {{.type = WEFT_I32, .of.i32 = (int32_t)d},
+                        {.type = WEFT_I32, .of.i32 = (int32_t)s},
+                        {.type = WEFT_I32, .of.i32 = (int32_t)n}},
+             res;
+    weft_error err;
+    weft_status st = weft_func_call(f, args, 3, &res, 1, &err);
+    if (st == WEFT_OK) snprintf(out, size, "ok %d", (int)res.of.i32);
+    else snprintf(out, size, "%s %d %.150s", weft_status_name(st), (int)err.trap, err.message);
+}
+static void bulk_memory_ops(void) {
+    static const uint32_t addrs[] = {0, 1, 5, 16, 100, 65500, 65519, 65535, 65536, 65537, 0x7FFFFFFFu, 0xFFFFFFFFu};
+    static const uint32_t lens[] = {0, 1, 2, 7, 16, 17, 36, 100, 1000, 65536, 0xFFFFFFFFu};
+    static const char *const names[] = {"copy", "fill", "around", "loop"};
+    tier_run in, jt;
+    uint64_t compiled0, fell0, compiled1, fell1;
+    weft_jit_stats(&compiled0, &fell0);
+    tier_open(&in, WEFT_TIER_INTERP, "tests/unit/data/jit_bulk.wasm");
+    tier_open(&jt, WEFT_TIER_JIT, "tests/unit/data/jit_bulk.wasm");
+    uint32_t calls = 0, traps = 0;
+    for (size_t f = 0; f < 4; f++)
+        for (size_t i = 0; i < sizeof addrs / sizeof addrs[0]; i++)
+            for (size_t j = 0; j < sizeof addrs / sizeof addrs[0]; j++)
+                for (size_t k = 0; k < sizeof lens / sizeof lens[0]; k++) {
+                    char a[200], b[200];
+                    bulk_call(&in, names[f], addrs[i], addrs[j], lens[k], a, sizeof a);
+                    bulk_call(&jt, names[f], addrs[i], addrs[j], lens[k], b, sizeof b);
+                    calls++;
+                    traps += strncmp(a, "ok", 2) != 0;
+                    EXPECTF(strcmp(a, b) == 0 && tier_same_memory(&in, &jt),
+                            "%s(%x, %x, %x): interp \"%s\", jit \"%s\"%s", names[f], addrs[i], addrs[j], lens[k], a, b,
+                            tier_same_memory(&in, &jt) ? "" : ", memories differ");
+                }
+    /* Growing to the maximum (3 pages) and past it. */
+    for (uint32_t g = 0; g < 4; g++) {
+        char a[200], b[200];
+        bulk_call(&in, "grow", 65500 + g, 100 * g, 36 + 40000 * g, a, sizeof a);
+        bulk_call(&jt, "grow", 65500 + g, 100 * g, 36 + 40000 * g, b, sizeof b);
+        EXPECTF(strcmp(a, b) == 0 && tier_same_memory(&in, &jt), "grow %u: interp \"%s\", jit \"%s\"", g, a, b);
+    }
+    uint64_t size;
+    tier_mem(&jt, &size);
+    EXPECT(size == 3 * 65536);
+    weft_jit_stats(&compiled1, &fell1);
+    if (weft_jit_built())
+        EXPECTF(compiled1 - compiled0 >= 5 && fell1 == fell0, "bulk: %llu compiled, %llu fell back",
+                (unsigned long long)(compiled1 - compiled0), (unsigned long long)(fell1 - fell0));
+    EXPECTF(calls == 4 * 12 * 12 * 11 && traps > calls / 4 && traps < calls, "%u calls, %u traps", calls, traps);
+    tier_close(&in);
+    tier_close(&jt);
+}
+
 int main(void) {
 #if WEFT_JIT
     encodings();
@@ -823,6 +886,7 @@ int main(void) {
     auto_tierup();
     machine_stack_calls();
     loop_registers();
+    bulk_memory_ops();
 
     for (uint64_t fuel = 0; fuel <= 110; fuel++) {
         char a[512], b[512];
