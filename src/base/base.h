@@ -184,7 +184,18 @@ bool base_read_f64(base_reader *r, uint64_t *bits);
    nothing above U+10FFFF). */
 bool base_utf8_valid(const uint8_t *s, size_t n);
 
-/* Reads a whole file into a malloc'd buffer. */
-weft_status base_read_file(const char *path, uint8_t **out, size_t *len, weft_error *err);
+/* A buffer for a module's bytes. One of BASE_BULK_MIN bytes or more is
+   mapped on its own, in 2 MiB pages where the kernel gives them
+   (madvise MADV_HUGEPAGE): copying a 30 MB binary into 4 KiB pages takes
+   one page fault each, and on a VM a fault costs microseconds (base.c);
+   a smaller one is malloc'd. base_bulk_free takes the size given to
+   base_bulk_alloc, or 0 for a buffer from malloc. */
+#define BASE_BULK_MIN ((size_t)4 << 20)
+void *base_bulk_alloc(size_t size);
+void base_bulk_free(void *p, size_t size);
+
+/* Reads a whole file into a buffer of base_bulk_alloc's (*cap bytes, or
+   0: malloc'd). */
+weft_status base_read_file(const char *path, uint8_t **out, size_t *len, size_t *cap, weft_error *err);
 
 #endif

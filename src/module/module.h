@@ -212,6 +212,7 @@ struct weft_module {
 
     uint8_t *bytes;         /* owned copy of the binary */
     size_t len;
+    size_t bytes_cap;       /* its base_bulk_alloc size (0: malloc'd) */
 
     uint32_t ntypes;
     mod_functype *types;

@@ -172,14 +172,14 @@ static void run_command(const char *dir, const char *json, const char *line) {
 
     snprintf(path, sizeof path, "%s/%s", dir, file);
     uint8_t *bytes;
-    size_t len;
+    size_t len, cap;
     weft_error ferr;
-    if (base_read_file(path, &bytes, &len, &ferr) != WEFT_OK) {
+    if (base_read_file(path, &bytes, &len, &cap, &ferr) != WEFT_OK) {
         EXPECTF(false, "%s:%d: %s", json, lineno, ferr.message);
         return;
     }
     result r = decode_bytes(bytes, len);
-    free(bytes);
+    base_bulk_free(bytes, cap);
 
     if (must_decode) {
         EXPECTF(r.status == WEFT_OK, "%s:%d %s (%s): expected success, got %s @%u: %s", json, lineno,
@@ -229,16 +229,18 @@ static int run_spec_dir(const char *dir) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         uint8_t *text;
-        size_t len;
+        size_t len, cap;
         weft_error err;
-        if (base_read_file(path, &text, &len, &err) != WEFT_OK) {
+        if (base_read_file(path, &text, &len, &cap, &err) != WEFT_OK) {
             EXPECTF(false, "%s", err.message);
             free(names[i]);
             continue;
         }
-        char *s = realloc(text, len + 1);
+        char *s = malloc(len + 1);
         if (!s) exit(2);
+        memcpy(s, text, len);
         s[len] = 0;
+        base_bulk_free(text, cap);
         for (char *line = s; line && *line;) {
             char *nl = strchr(line, '\n');
             if (nl) *nl = 0;
