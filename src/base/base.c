@@ -313,6 +313,12 @@ int base_mutex_init_handoff(pthread_mutex_t *m) {
 
 #define BASE_SPIN_GAP_NS 20000           /* a gap this long while spinning: preempted */
 #define BASE_SPIN_OFF_MIN_NS 1000000     /* the first pause after a preemption */
+/* How often a gate asks the kernel for its thread's involuntary switches:
+   getrusage is a system call (about 1 µs on the 2-core VM, 2026-12-05)
+   and was asked at every spin, twice in each worker round trip; a
+   preemption costs milliseconds, so a look once in this long sees it in
+   time. */
+#define BASE_SPIN_LOOK_NS 1000000
 #define BASE_SPIN_OFF_MAX_NS 100000000   /* the longest */
 
 #define BASE_OTHERS_WINDOW_NS 50000000   /* how often base_others_busy looks again */
@@ -379,9 +385,10 @@ static bool base_spin_preempted(base_spin_gate *g, int64_t now) {
 bool base_spin(base_spin_gate *g, int64_t max_ns, bool (*done)(void *), void *arg) {
     int64_t now = base_now_ns();
     struct rusage ru;
-    if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+    if (now - g->looked_at >= BASE_SPIN_LOOK_NS && getrusage(RUSAGE_THREAD, &ru) == 0) {
         if (ru.ru_nivcsw != g->nivcsw && g->nivcsw) base_spin_preempted(g, now);
         g->nivcsw = ru.ru_nivcsw;
+        g->looked_at = now;
     }
     if (!atomic_load_explicit(&base_others_at, memory_order_relaxed)) base_others_busy(now); /* the first window starts */
     if (now < g->off_until) return done(arg);

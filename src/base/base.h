@@ -108,6 +108,15 @@ int64_t base_now_ns(void);
 /* clock_gettime(clock) in nanoseconds, or -1 when the clock cannot be read. */
 int64_t base_clock_ns(clockid_t clock);
 
+/* A field no other shares a cache line with, wherever the struct is
+   (malloc aligns to 16 bytes, not to a line): a flag one thread spins on
+   while others write beside it would have its line taken away at each of
+   their writes. 64 bytes of padding before and after it. */
+#define BASE_OWN_LINE(type, name) \
+    char name##_pad_before_[64];   \
+    type name;                     \
+    char name##_pad_after_[64 - sizeof(type) % 64]
+
 /* A lock that threads hand work over through (the scheduler's, a
    channel's): on contention it spins a moment in user space before it
    sleeps in the kernel (glibc's adaptive mutex), since the holder keeps it
@@ -122,7 +131,7 @@ int base_mutex_init_handoff(pthread_mutex_t *m);
    waits with it, while a thread that sleeps is woken with the credit of a
    sleeper and gets a core at once. A gate per spinning thread remembers
    whether it was preempted (an involuntary context switch since it last
-   looked, or a gap between two looks at the clock while spinning): then
+   looked, at most once a millisecond, or a gap between two looks at the clock while spinning): then
    it does not spin for a while, 1 ms at first and doubling up to 100 ms
    while preemptions go on; a spin that sees none brings the pause back
    to 1 ms. On a quiet machine a stray preemption (a kernel thread, a
@@ -138,6 +147,7 @@ typedef struct base_spin_gate {
     int64_t off_until; /* no spinning before (base_now_ns) */
     int64_t off_ns;    /* the next pause (0: the shortest) */
     long nivcsw;       /* the thread's involuntary switches at the last look */
+    int64_t looked_at; /* when that was (base_now_ns) */
 } base_spin_gate;
 
 /* Spins (base_pause) while done(arg) is false, for at most max_ns, unless
