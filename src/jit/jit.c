@@ -890,11 +890,13 @@ static void call_internal(jit_cc *c, uint32_t pc, uint32_t own_index, uint32_t b
    of the table, a null element, a type that is not the same object (the
    interpreter then compares the types' structure), a host function or
    another instance's, and the interpreter makes the call, or the trap. */
-static void call_indirect(jit_cc *c, uint32_t pc, uint32_t type, uint32_t table, uint32_t index, uint32_t base) {
+/* INDIRECT_CALLEE's checks: rax = the callee's cmp_func; false (having
+   left) when the operation always leaves. */
+static bool indirect_callee(jit_cc *c, uint32_t pc, uint32_t type, uint32_t table, uint32_t index) {
     x64_buf *b = &c->b;
     if (table > JIT_MAX_SLOT || type >= c->m->ntypes) {
         leave_here(c, pc);
-        return;
+        return false;
     }
     x64_rm_base(b, 0, 1, 0x8B, X64_RDX, X64_RBP, R_INST);
     x64_rm_base(b, 0, 1, 0x8B, X64_RAX, X64_RDX, (int32_t)offsetof(weft_instance, tables));
@@ -915,7 +917,62 @@ static void call_indirect(jit_cc *c, uint32_t pc, uint32_t type, uint32_t table,
     x64_rm_base(b, 0, 1, 0x8B, X64_RAX, X64_RAX, (int32_t)offsetof(weft_func, code));
     x64_rr(b, 0, 1, 0x85, X64_RAX, X64_RAX);
     exit_to(c, x64_jcc32(b, X64_CC_E), pc);                                           /* a host function */
-    call_compiled(c, pc, base, CMP_LEN_CALL_INDIRECT);
+    return true;
+}
+static void call_indirect(jit_cc *c, uint32_t pc, uint32_t type, uint32_t table, uint32_t index, uint32_t base) {
+    if (indirect_callee(c, pc, type, table, index)) call_compiled(c, pc, base, CMP_LEN_CALL_INDIRECT);
+}
+
+/* Tail calls (return_call, return_call_indirect; the interpreter's
+   `tail_call`): the callee takes over this frame and its record, so its
+   `ret` returns to our caller, and nothing is pushed. Every check comes
+   before the arguments move down to fp[0..] (a move cannot be undone, and
+   an exit hands the operation to the interpreter from its start): the
+   callee compiled (rax = its cmp_func, or `self`), its frame within the
+   stack. Then the `n` argument slots at `base` go to slots 0..n-1 (in
+   ascending order: base > 0, so no slot is read after it is written) and
+   the code jumps to the callee's entry, whose safe point counts the call
+   as the interpreter's does. */
+#define JIT_TAIL_ARGS 64 /* more argument slots: the interpreter moves them */
+static void tail_compiled(jit_cc *c, uint32_t pc, uint32_t base, uint32_t n, bool self) {
+    x64_buf *b = &c->b;
+    if (n > JIT_TAIL_ARGS) {
+        leave_here(c, pc);
+        return;
+    }
+    if (self) {
+        x64_rm_slot(b, 0, 1, 0x8D, X64_RDI, c->cf->frame_size);                 /* rdi = the frame's end */
+    } else {
+        x64_rm_base(b, 0, 1, 0x8B, X64_RCX, X64_RAX, (int32_t)offsetof(cmp_func, jit));
+        x64_rr(b, 0, 1, 0x85, X64_RCX, X64_RCX);
+        exit_to(c, x64_jcc32(b, X64_CC_E), pc);                                 /* not compiled */
+        x64_rm_base(b, 0, 0, 0x8B, X64_RDI, X64_RAX, (int32_t)offsetof(cmp_func, frame_size));
+        static const uint8_t lea_end[] = {0x48, 0x8D, 0x3C, 0xFB};             /* lea rdi, [rbx + rdi*8] */
+        for (size_t i = 0; i < sizeof lea_end; i++) x64_byte(b, lea_end[i]);
+    }
+    x64_rm_base(b, 0, 1, 0x3B, X64_RDI, X64_RBP, R_STACK_END);
+    exit_to(c, x64_jcc32(b, X64_CC_A), pc);                                     /* no stack */
+    for (uint32_t k = 0; k < n && base; k++) {
+        x64_rm_slot(b, 0, 1, 0x8B, X64_RDX, base + k);
+        x64_rm_slot(b, 0, 1, 0x89, X64_RDX, k);
+    }
+    if (self) {
+        x64_patch_rel32(b, x64_jmp32(b), 0);                                    /* jmp to the entry, at 0 */
+    } else {
+        x64_rm_base(b, 0, 0, 0xFF, 4, X64_RCX, (int32_t)offsetof(jit_func, entry)); /* jmp [rcx + entry] */
+    }
+}
+static void return_call(jit_cc *c, uint32_t pc, uint32_t func, uint32_t n, uint32_t base) {
+    if (func < c->m->nfunc_imports) { /* a host function: the interpreter calls it */
+        leave_here(c, pc);
+        return;
+    }
+    uint32_t own = func - c->m->nfunc_imports;
+    if (own != c->own_index) {
+        x64_rm_base(&c->b, 0, 1, 0x8B, X64_RAX, X64_RBP, R_CODE_TABLE);
+        x64_rm_base(&c->b, 0, 1, 0x8B, X64_RAX, X64_RAX, (int32_t)(own * 8)); /* rax = the callee's cmp_func */
+    }
+    tail_compiled(c, pc, base, n, own == c->own_index);
 }
 static void emit_return(jit_cc *c, uint32_t pc) {
     x64_buf *b = &c->b;
@@ -1488,6 +1545,10 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
     case CMP_CALL_INTERNAL: call_internal(c, pc, ip[1], ip[2]); return true;
     case CMP_CALL_INDIRECT: call_indirect(c, pc, ip[1], ip[2], ip[3], ip[4]); return true;
     case CMP_RETURN: emit_return(c, pc); return true;
+    case CMP_RETURN_CALL: return_call(c, pc, ip[1], ip[2], ip[3]); return true;
+    case CMP_RETURN_CALL_INDIRECT:
+        if (indirect_callee(c, pc, ip[1], ip[2], ip[3])) tail_compiled(c, pc, ip[4], ip[5], false);
+        return true;
     case CMP_MEMORY_COPY: bulk_memory(c, pc, false, ip[1], ip[2], ip[3]); return true;
     case CMP_MEMORY_FILL: bulk_memory(c, pc, true, ip[1], ip[2], ip[3]); return true;
     /* What the interpreter does in the frame: other calls (it pushes the

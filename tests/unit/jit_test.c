@@ -65,6 +65,12 @@
  *    loop, and into a page grown in the same call, they give the same
  *    results, traps and messages on both tiers and leave the same bytes
  *    after every call; and none of the functions falls back.
+ * 14. Tail calls (tests/unit/data/jit_tail.wasm, written by jit_tail.py):
+ *    return_call between two functions and to itself, return_call_indirect
+ *    (and its three traps), a tail call into a frame past the stack, a
+ *    trap at the end of a chain: the same results, traps, messages,
+ *    backtraces and fuel left on both tiers, unmetered and with every
+ *    budget that runs out within the chains.
  *
  * Exits 0 when every check passes. On a build without the tier (not x86-64
  * Linux) parts 1 and 2's compile count are skipped, saying so.
@@ -794,6 +800,72 @@ static void bulk_memory_ops(void) {
     tier_close(&jt);
 }
 
+/* Part 14: an export of jit_tail.wasm called with n and a fuel budget
+   (0: unmetered), as text: status, trap, message, backtrace, result, fuel
+   left. */
+static void tail_text(tier_run *t, const char *name, int64_t n, uint64_t budget, char *out, size_t size) {
+    weft_error err;
+    weft_val arg = {.type = WEFT_I64, .of.i64 = n}, r = {0};
+    CHECK(weft_store_set_fuel(t->store, budget ? budget : WEFT_FUEL_UNLIMITED) == WEFT_OK, "fuel");
+    weft_func *f = weft_instance_func(t->inst, name);
+    CHECK(f, "export %s", name);
+    weft_status st = weft_func_call(f, &arg, 1, &r, 1, &err);
+    int k = snprintf(out, size, "%s %d %.150s %llx left %llu:", weft_status_name(st),
+                     st == WEFT_OK ? 0 : (int)err.trap, st == WEFT_OK ? "" : err.message,
+                     (unsigned long long)r.of.i64, (unsigned long long)weft_store_fuel(t->store));
+    for (uint32_t i = 0; st != WEFT_OK && i < err.frame_count && k > 0 && (size_t)k < size; i++)
+        k += snprintf(out + k, size - (size_t)k, " %u@%u", err.frames[i].func_index, err.frames[i].offset);
+}
+static void tail_calls(void) {
+    static const struct {
+        const char *name;
+        int64_t n;
+        uint64_t from, to; /* fuel budgets tried after an unmetered run (0, 0: none) */
+        bool small;        /* on a 64 KiB stack */
+    } runs[] = {
+        {"even", 3000000, 0, 0, false}, {"even", 41, 1, 60, false}, {"sum", 100000, 0, 0, false},
+        {"sum", 30, 1, 50, false},      {"ind", 100001, 0, 0, false}, {"ind", 25, 1, 40, false},
+        {"bad", 0, 1, 5, false},        {"bad", 1, 0, 0, false},      {"bad", 2, 0, 0, false},
+        {"bad", 3, 1, 4, false},        {"bad", 4, 0, 0, false},      {"bad", 9, 0, 0, false},
+        {"to_big", 5, 1, 4, false},     {"to_big", 5, 0, 0, true},    {"boom", 20, 1, 30, false},
+    };
+    tier_run in, jt, in_small, jt_small;
+    uint64_t compiled0, fell0, compiled1, fell1;
+    weft_jit_stats(&compiled0, &fell0);
+    tier_open(&in, WEFT_TIER_INTERP, "tests/unit/data/jit_tail.wasm");
+    tier_open(&jt, WEFT_TIER_JIT, "tests/unit/data/jit_tail.wasm");
+    tier_open_stack(&in_small, WEFT_TIER_INTERP, "tests/unit/data/jit_tail.wasm", 64 << 10);
+    tier_open_stack(&jt_small, WEFT_TIER_JIT, "tests/unit/data/jit_tail.wasm", 64 << 10);
+    char a[600], b[600];
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        tier_run *ti = runs[i].small ? &in_small : &in, *tj = runs[i].small ? &jt_small : &jt;
+        for (uint64_t budget = runs[i].from ? runs[i].from - 1 : 0; budget <= runs[i].to; budget++) {
+            uint64_t fuel = runs[i].from && budget == runs[i].from - 1 ? 0 : budget; /* the first: unmetered */
+            tail_text(ti, runs[i].name, runs[i].n, fuel, a, sizeof a);
+            tail_text(tj, runs[i].name, runs[i].n, fuel, b, sizeof b);
+            EXPECTF(strcmp(a, b) == 0, "%s(%lld), fuel %llu: interp [%s], jit [%s]", runs[i].name,
+                    (long long)runs[i].n, (unsigned long long)fuel, a, b);
+        }
+    }
+    /* The results themselves (the interpreter's, the same as above). */
+    tail_text(&jt, "sum", 100000, 0, b, sizeof b);
+    EXPECTF(strstr(b, "ok 0  12a06b550 ") == b, "sum(100000): %s, want 5000050000 = 0x12a06b550", b);
+    tail_text(&jt, "even", 3000000, 0, b, sizeof b);
+    EXPECTF(strstr(b, "ok 0  1 ") == b, "even(3000000): %s", b);
+    tail_text(&jt_small, "to_big", 5, 0, b, sizeof b);
+    EXPECTF(strstr(b, "call stack exhausted") != NULL, "to_big on 64 KiB: %s", b);
+    tail_text(&jt, "boom", 20, 0, b, sizeof b);
+    EXPECTF(strstr(b, "unreachable") != NULL, "boom(20): %s", b);
+    weft_jit_stats(&compiled1, &fell1);
+    if (weft_jit_built())
+        EXPECTF(compiled1 - compiled0 >= 8 && fell1 == fell0, "tail: %llu compiled, %llu fell back",
+                (unsigned long long)(compiled1 - compiled0), (unsigned long long)(fell1 - fell0));
+    tier_close(&in);
+    tier_close(&jt);
+    tier_close(&in_small);
+    tier_close(&jt_small);
+}
+
 int main(void) {
 #if WEFT_JIT
     encodings();
@@ -887,6 +959,7 @@ int main(void) {
     machine_stack_calls();
     loop_registers();
     bulk_memory_ops();
+    tail_calls();
 
     for (uint64_t fuel = 0; fuel <= 110; fuel++) {
         char a[512], b[512];
