@@ -131,8 +131,8 @@ int base_mutex_init_handoff(pthread_mutex_t *m);
    waits with it, while a thread that sleeps is woken with the credit of a
    sleeper and gets a core at once. A gate per spinning thread remembers
    whether it was preempted (an involuntary context switch since it last
-   looked, at most once a millisecond, or a gap between two looks at the clock while spinning): then
-   it does not spin for a while, 1 ms at first and doubling up to 100 ms
+   looked, at most once a millisecond, or a gap between two looks at the
+   clock while spinning): then it does not spin for a while, 1 ms at first and doubling up to 100 ms
    while preemptions go on; a spin that sees none brings the pause back
    to 1 ms. On a quiet machine a stray preemption (a kernel thread, a
    timer) costs one short pause instead of 100 ms without spinning. A

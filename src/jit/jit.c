@@ -823,14 +823,11 @@ static void ftrunc(jit_cc *c, uint32_t pc, int dbl, int bits, bool uns, bool sat
  * puts the machine stack back as weft_jit_enter_ found it, whatever calls
  * were open, so any exit stays what it was.
  * ------------------------------------------------------------------------ */
-/* The frame record and its checks, `enter`'s; rdx = the next free record
-   on the way out. `self`: the callee is this function, whose frame size is
-   a constant; else it is read from the cmp_func in rax. */
-static void push_record(jit_cc *c, uint32_t pc, uint32_t base, uint32_t len, bool self) {
+/* The callee's frame, from slot `base` up, within the stack (`enter`'s
+   and `tail_call`'s check); else leaves. `self`: the callee is this
+   function; else its cmp_func is in rax. Takes rsi and rdi. */
+static void frame_fits(jit_cc *c, uint32_t pc, uint32_t base, bool self) {
     x64_buf *b = &c->b;
-    x64_rm_base(b, 0, 1, 0x8B, X64_RDX, X64_RBP, R_FRAME);
-    x64_rm_base(b, 0, 1, 0x3B, X64_RDX, X64_RBP, R_FRAMES_END);
-    exit_to(c, x64_jcc32(b, X64_CC_AE), pc);                                   /* no frame record */
     if (self) {
         x64_rm_slot(b, 0, 1, 0x8D, X64_RDI, base + c->cf->frame_size);         /* rdi = the callee's frame end */
     } else {
@@ -841,6 +838,16 @@ static void push_record(jit_cc *c, uint32_t pc, uint32_t base, uint32_t len, boo
     }
     x64_rm_base(b, 0, 1, 0x3B, X64_RDI, X64_RBP, R_STACK_END);
     exit_to(c, x64_jcc32(b, X64_CC_A), pc);                                    /* no stack */
+}
+/* The frame record and its checks, `enter`'s; rdx = the next free record
+   on the way out. `self`: the callee is this function, whose frame size is
+   a constant; else it is read from the cmp_func in rax. */
+static void push_record(jit_cc *c, uint32_t pc, uint32_t base, uint32_t len, bool self) {
+    x64_buf *b = &c->b;
+    x64_rm_base(b, 0, 1, 0x8B, X64_RDX, X64_RBP, R_FRAME);
+    x64_rm_base(b, 0, 1, 0x3B, X64_RDX, X64_RBP, R_FRAMES_END);
+    exit_to(c, x64_jcc32(b, X64_CC_AE), pc);                                   /* no frame record */
+    frame_fits(c, pc, base, self);
     x64_rm_base(b, 0, 1, 0x3B, X64_RSP, X64_RBP, R_RSP_LIMIT);
     exit_to(c, x64_jcc32(b, X64_CC_B), pc);                                    /* no machine stack */
     x64_mov_imm64(b, X64_RDI, (uint64_t)(uintptr_t)(c->cf->code + pc + len));
@@ -885,12 +892,12 @@ static void call_internal(jit_cc *c, uint32_t pc, uint32_t own_index, uint32_t b
     x64_rm_base(&c->b, 0, 1, 0x8B, X64_RAX, X64_RAX, (int32_t)(own_index * 8)); /* rax = the callee's cmp_func */
     call_compiled(c, pc, base, CMP_LEN_CALL_INTERNAL);
 }
-/* call_indirect (§4.4.8) of a function of this instance with machine
-   code: INDIRECT_CALLEE's checks (interp.c), in its order; an index out
-   of the table, a null element, a type that is not the same object (the
-   interpreter then compares the types' structure), a host function or
-   another instance's, and the interpreter makes the call, or the trap. */
-/* INDIRECT_CALLEE's checks: rax = the callee's cmp_func; false (having
+/* call_indirect and return_call_indirect (§4.4.8) of a function of this
+   instance with machine code: INDIRECT_CALLEE's checks (interp.c), in its
+   order; an index out of the table, a null element, a type that is not
+   the same object (the interpreter then compares the types' structure), a
+   host function or another instance's, and the interpreter makes the
+   call, or the trap. Then rax = the callee's cmp_func; false (having
    left) when the operation always leaves. */
 static bool indirect_callee(jit_cc *c, uint32_t pc, uint32_t type, uint32_t table, uint32_t index) {
     x64_buf *b = &c->b;
@@ -940,18 +947,12 @@ static void tail_compiled(jit_cc *c, uint32_t pc, uint32_t base, uint32_t n, boo
         leave_here(c, pc);
         return;
     }
-    if (self) {
-        x64_rm_slot(b, 0, 1, 0x8D, X64_RDI, c->cf->frame_size);                 /* rdi = the frame's end */
-    } else {
+    if (!self) {
         x64_rm_base(b, 0, 1, 0x8B, X64_RCX, X64_RAX, (int32_t)offsetof(cmp_func, jit));
         x64_rr(b, 0, 1, 0x85, X64_RCX, X64_RCX);
         exit_to(c, x64_jcc32(b, X64_CC_E), pc);                                 /* not compiled */
-        x64_rm_base(b, 0, 0, 0x8B, X64_RDI, X64_RAX, (int32_t)offsetof(cmp_func, frame_size));
-        static const uint8_t lea_end[] = {0x48, 0x8D, 0x3C, 0xFB};             /* lea rdi, [rbx + rdi*8] */
-        for (size_t i = 0; i < sizeof lea_end; i++) x64_byte(b, lea_end[i]);
     }
-    x64_rm_base(b, 0, 1, 0x3B, X64_RDI, X64_RBP, R_STACK_END);
-    exit_to(c, x64_jcc32(b, X64_CC_A), pc);                                     /* no stack */
+    frame_fits(c, pc, 0, self);
     for (uint32_t k = 0; k < n && base; k++) {
         x64_rm_slot(b, 0, 1, 0x8B, X64_RDX, base + k);
         x64_rm_slot(b, 0, 1, 0x89, X64_RDX, k);
