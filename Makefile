@@ -72,7 +72,7 @@ FORCE:
 
 LIB_SRC := $(sort $(wildcard src/base/*.c src/module/*.c src/compile/*.c src/exec/*.c \
 	src/runtime/*.c src/wasi/*.c src/threads/*.c src/sched/*.c src/workers/*.c \
-	src/capi/*.c src/jit/*.c))
+	src/capi/*.c src/jit/*.c src/component/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 SPEC_SRC := $(sort $(wildcard tests/spectest/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
