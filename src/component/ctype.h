@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "weft.h" /* weft_status, weft_error */
+
 /* The kinds of value type. The primitive kinds come first, in the order of
    Binary.md's primvaltype codes 0x7f (bool) down to 0x73 (string), then
    error-context; cm_kind_of_prim maps a code to its kind. */
@@ -59,6 +61,20 @@ typedef struct cm_valtype cm_valtype;
    room that creates resources (the component instance, or a host); the
    decoder and the canonical ABI only compare pointers. */
 typedef struct cm_resource cm_resource;
+struct cm_resource {
+    const char *name; /* for messages: the name it was defined or imported under */
+    /* What resource.drop of the last own handle runs (Explainer.md "canon
+       resource.drop"; CanonicalABI.md "canon_resource_drop"): the
+       defining instance's core destructor, called through its execution,
+       or a host's C function. NULL: no destructor. A trap it reports
+       (WEFT_ERR_TRAP with err filled) traps the dropping call. */
+    weft_status (*dtor)(const cm_resource *rt, uint32_t rep, void *env, weft_error *err);
+    void *dtor_env;
+    /* The instance that defined it (an opaque pointer compared by
+       identity: resource.new and resource.rep trap in any other
+       instance); NULL for a host's resource. */
+    const void *owner;
+};
 
 /* A named member: a record's field, a variant's case (type NULL for a case
    without payload), a flags or enum label (type NULL). Names are the
@@ -85,6 +101,17 @@ struct cm_valtype {
        never needed: the caller compares against the limits). */
     uint32_t size, align, flat_count;
 };
+
+/* A component function type (Binary.md `functype`): named parameters,
+   at most one result (NULL: none), and whether it is `async` (0x43, the
+   next issue's). Shared by the decoder, the validator, the linker and
+   the hosts, which declare their functions with it. */
+typedef struct cm_functype {
+    uint32_t nparams;
+    const cm_field *params;  /* name and type of each parameter */
+    const cm_valtype *result;
+    bool async;
+} cm_functype;
 
 /* The primitive types are static nodes shared by every component. */
 const cm_valtype *cm_prim(cm_kind kind);
