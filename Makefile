@@ -107,10 +107,11 @@ CAPI_TEST_BIN := $(CAPI_TEST_SRC:tests/capi/%.c=$(BUILD)/tests-capi/%)
 # Their objects (each program is linked from its own; below).
 PROG_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) $(FUZZ_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/fuzz/main.o \
 	$(BUILD)/obj/fuzz/diff/exec.o $(EXAMPLE_SRC:%.c=$(BUILD)/obj/%.o) $(CAPI_TEST_SRC:%.c=$(BUILD)/obj/%.o) \
-	$(BUILD)/obj/tools/disasm.o
+	$(BUILD)/obj/tools/disasm.o $(BUILD)/obj/tests/component/runner.o
 
-.PHONY: FORCE all test clean bench guests fuzz fuzz-bins install uninstall man release test-release test-jit
-all: $(BUILD)/libweft.a $(BUILD)/libweft.so $(BUILD)/weft $(BUILD)/weft-spectest \
+.PHONY: FORCE all test clean bench guests fuzz fuzz-bins install uninstall man release test-release test-jit \
+	component-data
+all: $(BUILD)/libweft.a $(BUILD)/libweft.so $(BUILD)/weft $(BUILD)/weft-spectest $(BUILD)/weft-component-test \
 	$(if $(filter 1,$(PORTABLE)),$(BUILD)/weft-spectest-portable) $(UNIT_BIN) \
 	$(BUILD)/weft-disasm $(FUZZ_BIN) $(BUILD)/fuzz/diff-exec $(EXAMPLE_BIN) $(CAPI_TEST_BIN)
 
@@ -152,6 +153,17 @@ $(BUILD)/weft: $(CLI_OBJ) $(BUILD)/libweft.a
 
 $(BUILD)/weft-spectest: $(SPEC_OBJ) $(BUILD)/libweft.a
 	$(CC) -o $@ $(SPEC_OBJ) $(BUILD)/libweft.a $(LDFLAGS_ALL)
+
+# The component model's spec scripts (tests/component/run.sh): the runner
+# reads convert.mjs's JSON with the spec runner's JSON reader.
+$(BUILD)/weft-component-test: $(BUILD)/obj/tests/component/runner.o $(BUILD)/obj/tests/spectest/json.o \
+		$(BUILD)/libweft.a
+	$(CC) -o $@ $^ $(LDFLAGS_ALL)
+
+# Regenerates tests/component/data from ../shared/spec/component-model/test
+# with jco's parser (tests/component/convert.mjs; node and /work/tools/jco).
+component-data:
+	node tests/component/convert.mjs
 
 # The spec runner over the portable C SIMD lanes (src/exec/simd.h with
 # WEFT_SIMD_PORTABLE=1): only the interpreter differs, so tests run both.

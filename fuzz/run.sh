@@ -36,6 +36,8 @@ fuzz_one() {
     if [ -f "fuzz/seeds/$t.spec" ] && [ "${FUZZ_SPEC_SEEDS:-1}" != 0 ] && [ -d "$spec" ]; then
         seeds+=("$BUILD/seeds-spec")
     fi
+    # The component target also starts from every converted spec component.
+    [ "$t" = component ] && seeds+=(tests/component/data/*/)
     dict=()
     [ -f "fuzz/$t.dict" ] && dict=(-dict="fuzz/$t.dict")
     echo "== fuzz $t for ${SECS}s"

@@ -391,6 +391,56 @@ WEFT_API const char *weft_module_func_name(const weft_module *module,
                                            uint32_t func_index);
 
 /* ------------------------------------------------------------------------
+ * Components (the component model, Binary.md and Explainer.md): decoded and
+ * validated once, then shared read-only. Instantiation is not built yet
+ * (issue 36); what is here loads, validates and lists a component.
+ * ------------------------------------------------------------------------ */
+typedef struct weft_component weft_component;
+
+/* What a binary is, from its first 8 bytes: the layer word tells a core
+   module (version 1, layer 0) from a component (layer 1). */
+typedef enum weft_binary_type {
+    WEFT_BINARY_UNKNOWN = 0,   /* not WebAssembly, or too short to say */
+    WEFT_BINARY_MODULE = 1,
+    WEFT_BINARY_COMPONENT = 2,
+} weft_binary_type;
+/* Reads at most 8 bytes of `bytes` (borrowed). Thread-safe. */
+WEFT_API weft_binary_type weft_binary_kind(const uint8_t *bytes, size_t len);
+
+/* Decodes and validates a component (`bytes` copied; the caller keeps
+   them); its core modules are loaded as by weft_module_load (compiled
+   once, shared by every future instance). On success *out has one
+   reference. On failure returns WEFT_ERR_MALFORMED (not a well-formed
+   component: err->offset is the byte), WEFT_ERR_INVALID (a validation
+   rule of the component model, or a core module's), WEFT_ERR_NOMEM or
+   WEFT_ERR_LIMIT (docs/components.md lists the limits); *out is NULL.
+   Thread-safe. */
+WEFT_API weft_status weft_component_load(weft_engine *engine, const uint8_t *bytes, size_t len,
+                                         weft_component **out, weft_error *err);
+/* Reads a file and loads it as above; WEFT_ERR_IO if it cannot be read. */
+WEFT_API weft_status weft_component_load_file(weft_engine *engine, const char *path,
+                                              weft_component **out, weft_error *err);
+/* Adds a reference. Thread-safe. */
+WEFT_API weft_component *weft_component_retain(weft_component *component);
+/* Drops a reference; the last one frees the component (its core modules
+   are released). Accepts NULL. Thread-safe. */
+WEFT_API void weft_component_release(weft_component *component);
+
+/* Inspection: the component's imports and exports, in binary order. The
+   name is borrowed from the component (as weft_name: data[len] is not
+   NUL here, use the length); the type is written as text into `type`
+   ("func(x: u32) -> string", "instance { export \"f\": func() }", ...;
+   `cap` bytes, NUL-terminated, cut with "..." when longer) when `type`
+   is not NULL. WEFT_ERR_NOT_FOUND past the count, MISUSE for NULL.
+   Thread-safe. */
+WEFT_API uint32_t weft_component_import_count(const weft_component *component);
+WEFT_API weft_status weft_component_import(const weft_component *component, uint32_t index,
+                                           weft_name *name, char *type, size_t cap);
+WEFT_API uint32_t weft_component_export_count(const weft_component *component);
+WEFT_API weft_status weft_component_export(const weft_component *component, uint32_t index,
+                                           weft_name *name, char *type, size_t cap);
+
+/* ------------------------------------------------------------------------
  * Stores and the objects in them.
  * ------------------------------------------------------------------------ */
 typedef struct weft_store weft_store;

@@ -152,4 +152,8 @@ void cli_format_f32(float v, char *out, size_t size);
 int cli_explore(const cli_run_opts *o, weft_engine *engine, weft_module *module,
                 const weft_wasi_config *base);
 
+/* What the file at path is, from its first 8 bytes (weft_binary_kind);
+   WEFT_BINARY_UNKNOWN when it cannot be read (the loader then says why). */
+weft_binary_type cli_file_kind(const char *path);
+
 #endif

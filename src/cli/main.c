@@ -46,6 +46,15 @@ static int cli_parse_bytes(const char *s, uint64_t *out) {
     return 0;
 }
 
+weft_binary_type cli_file_kind(const char *path) {
+    uint8_t head[8];
+    FILE *f = fopen(path, "rb");
+    if (!f) return WEFT_BINARY_UNKNOWN;
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return weft_binary_kind(head, n);
+}
+
 static int cli_validate(int argc, char **argv) {
     const char *file = NULL;
     for (int i = 0; i < argc; i++) {
@@ -77,8 +86,13 @@ static int cli_validate(int argc, char **argv) {
         return CLI_EXIT_FAILURE;
     }
     weft_module *module = NULL;
+    weft_component *component = NULL;
     weft_error err;
-    weft_status st = weft_module_load_file(engine, file, &module, &err);
+    /* the header tells a component from a module (weft_binary_kind) */
+    weft_status st = cli_file_kind(file) == WEFT_BINARY_COMPONENT
+                         ? weft_component_load_file(engine, file, &component, &err)
+                         : weft_module_load_file(engine, file, &module, &err);
+    weft_component_release(component);
     int rc;
     if (st == WEFT_OK) {
         printf("valid\n");

@@ -386,6 +386,20 @@ int cli_run(const cli_run_opts *o) {
     engine = weft_engine_new(&cfg);
     if (!engine) goto oom;
 
+    if (cli_file_kind(o->file) == WEFT_BINARY_COMPONENT) {
+        /* a component is loaded (decoded and validated) to say what is wrong with it, if anything;
+           instantiating and running one is issue 36's next part */
+        weft_component *comp = NULL;
+        weft_status cst = weft_component_load_file(engine, o->file, &comp, &err);
+        weft_component_release(comp);
+        if (cst != WEFT_OK)
+            fprintf(stderr, "error: %s: %s: %s\n", o->file, weft_status_name(cst), err.message);
+        else
+            fprintf(stderr, "error: %s is a valid component, but running components is not built yet in weft "
+                            "(issue 36); 'weft validate' checks one\n", o->file);
+        rc = cst == WEFT_ERR_NOMEM ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
+        goto out;
+    }
     weft_status st = weft_module_load_file(engine, o->file, &module, &err);
     if (st != WEFT_OK) {
         fprintf(stderr, "error: %s: %s: %s\n", o->file, weft_status_name(st), err.message);
