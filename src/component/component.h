@@ -136,8 +136,8 @@ typedef struct cm_extern {
    interface an `implements` names, a version suffix) and its type. */
 typedef struct cm_named {
     cm_name name;
-    cm_name implements;      /* len 0: none */
-    cm_name version_suffix;  /* len 0: none */
+    cm_name implements;      /* s NULL: none */
+    cm_name version_suffix;  /* s NULL: none */
     cm_extern type;
 } cm_named;
 
@@ -192,6 +192,7 @@ typedef struct cm_sortidx {
 /* An instantiate argument or an inline export: a name and what it is. */
 typedef struct cm_arg {
     cm_name name;
+    cm_name implements;  /* an inline export's `implements` attribute (s NULL: none) */
     cm_sortidx item;
 } cm_arg;
 

@@ -722,6 +722,7 @@ static weft_status section(dec *d, uint8_t id, def_vec *defs, uint32_t depth, co
                     cm_named nm = {0};
                     TRY(extname(d, &nm, &dup));
                     a->name = nm.name;
+                    a->implements = nm.implements;
                 } else {
                     TRY(name(d, &a->name));
                 }

@@ -26,7 +26,7 @@ struct scope {
     bool component;             /* a component (else a component or instance type) */
     cm_component *comp;         /* component scopes */
     BASE_VEC(cm_entry) sp[CM_SORT_COUNT];
-    BASE_VEC(bool) type_named;  /* per type index: introduced by an import/export (or alias of one) */
+    BASE_VEC(uint8_t) type_named; /* per type index: NAMED_IMPORT/NAMED_EXPORT when introduced by one (or an alias of one) */
     BASE_VEC(cm_named) imports, exports;
     BASE_VEC(uint32_t) exports_def; /* unused slot kept simple */
     bool instance_type;         /* an instance type: visibility checks wait for its use */
@@ -46,7 +46,19 @@ typedef struct val {
     uint32_t depth;
     cm_pset *vis;               /* the current scope's `visible` */
     cm_pset sizes;              /* elem_size memo */
+    /* The depth of every type tree made (value, function, instance and
+       component types, copies included): every walk over types recurses
+       at most this deep, so deeper is refused (CM_MAX_TYPE_DEPTH). */
+    cm_pset depths;
+    cm_pset defined;            /* the resources resourcetype definitions made */
+    cm_pset type_local;         /* the abstract resources `(sub resource)` declared in a type */
+    bool importing;             /* visibility of an import is being checked */
 } val;
+
+/* The validator's own bound on its recursion through components and
+   types: the decoder refuses more than CM_MAX_NESTING of each, so this
+   holds any binary that decoded. */
+#define VAL_MAX_DEPTH (2 * CM_MAX_NESTING + 2)
 
 #define INVALID(v, ...) base_fail_at((v)->err, WEFT_ERR_INVALID, UINT32_MAX, (v)->offset, __VA_ARGS__)
 #define NOMEM(v) base_fail((v)->err, WEFT_ERR_NOMEM, "out of memory validating a component")
@@ -62,7 +74,15 @@ static void *alloc(val *v, size_t n, size_t size) {
 }
 #define ALLOC_N(v, p, n) do { if (!((p) = alloc((v), (n), sizeof *(p)))) return NOMEM(v); } while (0)
 
-static weft_status push(val *v, scope *s, cm_sort sort, cm_entry e, bool named) {
+/* How a node or index got its externally-visible name: imports may only
+   use names from imports (Explainer.md "External Visibility of Types":
+   imported types cannot refer to exported ones). The values of a scope's
+   `visible` set. */
+#define NAMED_IMPORT 1
+#define NAMED_EXPORT 2
+#define NAMED(k) ((const void *)(uintptr_t)(k))
+
+static weft_status push(val *v, scope *s, cm_sort sort, cm_entry e, uint8_t named) {
     if (s->sp[sort].len >= CM_MAX_COUNT) return INVALID(v, "more than %u items in the %s index space", CM_MAX_COUNT, cm_sort_name(sort));
     if (!BASE_VEC_PUSH(s->sp[sort], e)) return NOMEM(v);
     if (sort == CM_TYPE && !BASE_VEC_PUSH(s->type_named, named)) return NOMEM(v);
@@ -73,6 +93,44 @@ static weft_status index_ok(val *v, scope *s, cm_sort sort, uint32_t i) {
         return INVALID(v, "unknown %s %u: %s index out of bounds (%zu defined so far)", cm_sort_name(sort), i,
                        cm_sort_name(sort), s->sp[sort].len);
     return WEFT_OK;
+}
+
+
+/* ---- type depth (component.h CM_MAX_TYPE_DEPTH) ---------------------- */
+
+static uint32_t depth_of(val *v, const void *p) { return p ? (uint32_t)(uintptr_t)cm_pset_get(&v->depths, p) : 0; }
+static uint32_t val_depth(val *v, const cm_valtype *t) {
+    return !t || cm_kind_is_prim(t->kind) ? 0 : depth_of(v, t);
+}
+static weft_status set_depth(val *v, const void *p, uint32_t d) {
+    if (d > CM_MAX_TYPE_DEPTH)
+        return INVALID(v, "type nested deeper than %d levels (weft's limit, docs/components.md)", CM_MAX_TYPE_DEPTH);
+    if (!cm_pset_put(&v->depths, p, (const void *)(uintptr_t)d)) return NOMEM(v);
+    return WEFT_OK;
+}
+static uint32_t max_u32(uint32_t a, uint32_t b) { return a > b ? a : b; }
+static uint32_t extern_depth(val *v, const cm_extern *e) {
+    switch (e->sort) {
+    case CM_FUNC: return depth_of(v, e->func);
+    case CM_VALUE: return val_depth(v, e->value);
+    case CM_TYPE:
+        if (!e->type) return 0;
+        switch (e->type->kind) {
+        case CM_TYPE_VAL: return val_depth(v, e->type->val);
+        case CM_TYPE_FUNC: return depth_of(v, e->type->func);
+        case CM_TYPE_INSTANCE: return depth_of(v, e->type->inst);
+        case CM_TYPE_COMPONENT: return depth_of(v, e->type->comp);
+        default: return 0;
+        }
+    case CM_INSTANCE: return depth_of(v, e->instance);
+    case CM_COMPONENT: return depth_of(v, e->component);
+    default: return 0;
+    }
+}
+static uint32_t list_depth(val *v, const cm_named *l, uint32_t n) {
+    uint32_t d = 0;
+    for (uint32_t i = 0; i < n; i++) d = max_u32(d, extern_depth(v, &l[i].type));
+    return d;
 }
 
 /* ---- names (Explainer.md "Import and Export Definitions") ----------- */
@@ -289,14 +347,16 @@ static weft_status name_check(val *v, const cm_named *nm, const cm_named *list, 
                               name_info *ni) {
     char why[256];
     if (!extname_ok(&nm->name, ni, why, sizeof why)) return INVALID(v, "%s name %s", what, why);
-    if (nm->implements.len) {
+    if (nm->implements.s && nm->type.sort != CM_INSTANCE)
+        return INVALID(v, "only instances can have an `implements` attribute (`%.*s`)", (int)nm->name.len, nm->name.s);
+    if (nm->implements.s) {
         name_info ii;
         if (!extname_ok(&nm->implements, &ii, why, sizeof why) || ii.kind != NAME_IFACE)
             return INVALID(v, "`%.*s` is not a valid name with `implements`: it must be an interface name", (int)nm->implements.len, nm->implements.s);
         if (ni->kind != NAME_PLAIN || ni->kind == NAME_IFACE)
             return INVALID(v, "name `%.*s` is not valid with `implements` (a plain label is needed)", (int)nm->name.len, nm->name.s);
     }
-    if (nm->version_suffix.len && ni->kind != NAME_IFACE)
+    if (nm->version_suffix.s && ni->kind != NAME_IFACE)
         return INVALID(v, "`versionsuffix` on `%.*s`, which is not an interface name", (int)nm->name.len, nm->name.s);
     char a[512], b[512];
     uint32_t la = canon_name(&nm->name, a, sizeof a);
@@ -366,7 +426,7 @@ static const cm_core_moduletype *module_type_of(val *v, const struct weft_module
 static weft_status core_type(val *v, scope *s, const cm_rawcoretype *raw, const cm_core_type **out);
 
 static weft_status core_moduletype(val *v, scope *outer, const cm_rawcoretype *raw, cm_core_type *t) {
-    if (++v->depth > CM_MAX_NESTING) return INVALID(v, "types nested deeper than %d", CM_MAX_NESTING);
+    if (++v->depth > VAL_MAX_DEPTH) return INVALID(v, "types nested deeper than %d", CM_MAX_NESTING);
     scope s = {.outer = outer};
     weft_status st = WEFT_OK;
     BASE_VEC(cm_core_named) im = {0}, ex = {0};
@@ -575,7 +635,7 @@ static weft_status defvaltype(val *v, scope *s, const cm_rawtype *raw, const cm_
            the component (where an instance type's checks are made) */
         if (s->type_named.data[(uint32_t)raw->a])
             for (scope *q = s; q; q = q->outer) {
-                if (!cm_pset_put(&q->visible, t, t)) return NOMEM(v);
+                if (!cm_pset_put(&q->visible, t, NAMED(s->type_named.data[(uint32_t)raw->a]))) return NOMEM(v);
                 if (q->component) break;
             }
         break;
@@ -601,6 +661,12 @@ static weft_status defvaltype(val *v, scope *s, const cm_rawtype *raw, const cm_
         return INVALID(v, "type form 0x%x is not a value type", f);
     }
     (void)type_depth;
+    uint32_t d = max_u32(val_depth(v, t->elem), val_depth(v, t->elem2));
+    for (uint32_t i = 0; i < t->n; i++) {
+        if (t->fields) d = max_u32(d, val_depth(v, t->fields[i].type));
+        if (t->members) d = max_u32(d, val_depth(v, t->members[i]));
+    }
+    TRY(set_depth(v, t, d + 1));
     uint64_t size;
     uint32_t al;
     cm_size_align(t, &v->sizes, &size, &al);
@@ -634,6 +700,9 @@ static weft_status functype(val *v, scope *s, const cm_rawtype *raw, const cm_fu
         TRY(valtype(v, s, raw->a, &ft->result));
         TRY(no_borrow(v, ft->result, "function result"));
     }
+    uint32_t d = val_depth(v, ft->result);
+    for (uint32_t i = 0; i < ft->nparams; i++) d = max_u32(d, val_depth(v, ft->params[i].type));
+    TRY(set_depth(v, ft, d + 1));
     *out = ft;
     return WEFT_OK;
 }
@@ -645,7 +714,8 @@ static weft_status functype(val *v, scope *s, const cm_rawtype *raw, const cm_fu
 static bool visible_walk(val *v, const cm_valtype *t, cm_pset *seen, bool top, const cm_pset *extra) {
     if (!t || cm_kind_is_prim(t->kind) || cm_pset_has(seen, t)) return true;
     cm_pset_put(seen, t, t);
-    bool named = cm_pset_has(v->vis, t) ||
+    const void *k = cm_pset_get(v->vis, t);
+    bool named = (k && (!v->importing || k == NAMED(NAMED_IMPORT))) ||
                  (extra && (cm_pset_has(extra, t) || ((t->kind == CM_OWN || t->kind == CM_BORROW) &&
                                                         cm_pset_has(extra, t->resource))));
     if (!top && !named && (t->kind == CM_RECORD || t->kind == CM_VARIANT || t->kind == CM_ENUM ||
@@ -666,6 +736,10 @@ static bool visible_extern(val *v, const cm_extern *e, cm_pset *seen, cm_pset *n
     }
     if (e->sort == CM_TYPE && e->type->kind == CM_TYPE_VAL)
         return visible_walk(v, e->type->val, seen, true, extra); /* its own node is named by it */
+    if (e->sort == CM_TYPE && e->type->kind == CM_TYPE_FUNC) {
+        cm_extern fn = {.sort = CM_FUNC, .func = e->type->func};
+        return visible_extern(v, &fn, seen, names, depth + 1);
+    }
     if (e->sort == CM_TYPE && e->type->kind == CM_TYPE_INSTANCE) {
         cm_extern inst = {.sort = CM_INSTANCE, .instance = e->type->inst};
         return visible_extern(v, &inst, seen, names, depth + 1);
@@ -684,7 +758,9 @@ static bool visible_extern(val *v, const cm_extern *e, cm_pset *seen, cm_pset *n
 }
 static weft_status visible(val *v, const cm_extern *e, const char *what) {
     cm_pset seen = {0}, names = {0};
+    v->importing = !strcmp(what, "import");
     bool ok = visible_extern(v, e, &seen, &names, 0);
+    v->importing = false;
     cm_pset_free(&seen);
     cm_pset_free(&names);
     if (!ok)
@@ -723,7 +799,7 @@ static weft_status copy_named(val *v, const cm_named *src, size_t n, const cm_na
 static weft_status declare(val *v, scope *s, cm_named *nm, bool import);
 
 static weft_status typedecls(val *v, scope *outer, const cm_rawtype *raw, const cm_type **out) {
-    if (++v->depth > CM_MAX_NESTING) return INVALID(v, "types nested deeper than %d", CM_MAX_NESTING);
+    if (++v->depth > VAL_MAX_DEPTH) return INVALID(v, "types nested deeper than %d", CM_MAX_NESTING);
     bool component = raw->form == 0x41;
     scope s = {.outer = outer, .instance_type = !component};
     cm_pset *saved_vis = v->vis;
@@ -791,6 +867,11 @@ static weft_status typedecls(val *v, scope *outer, const cm_rawtype *raw, const 
             st = copy_named(v, s.exports.data, s.exports.len, &it->exports);
         }
     }
+    if (st == WEFT_OK && t->kind == CM_TYPE_COMPONENT)
+        st = set_depth(v, t->comp, 1 + max_u32(list_depth(v, t->comp->imports, t->comp->nimports),
+                                               list_depth(v, t->comp->exports, t->comp->nexports)));
+    else if (st == WEFT_OK)
+        st = set_depth(v, t->inst, 1 + list_depth(v, t->inst->exports, t->inst->nexports));
     scope_free(&s);
     v->vis = saved_vis;
     v->depth--;
@@ -815,6 +896,7 @@ static weft_status deftype(val *v, scope *s, const cm_rawtype *raw, const cm_typ
         ALLOC_N(v, res, 1);
         r->res = res;
         r->defined = true;
+        if (!cm_pset_put(&v->defined, res, r)) return NOMEM(v);
         r->dtor = UINT32_MAX;
         if (raw->has_dtor) {
             TRY(index_ok(v, s, CM_CORE_FUNC, raw->dtor));
@@ -877,6 +959,7 @@ static weft_status externdesc(val *v, scope *s, const cm_rawextern *x, cm_named 
             r->res = res;
             r->dtor = UINT32_MAX;
             nt->kind = CM_TYPE_RESOURCE;
+            if (!s->component && !cm_pset_put(&v->type_local, res, res)) return NOMEM(v);
             nt->res = r;
             e->type = nt;
             return WEFT_OK;
@@ -901,9 +984,9 @@ static weft_status externdesc(val *v, scope *s, const cm_rawextern *x, cm_named 
 /* The entry an extern adds to its sort's index space. A type import or
    export introduces a new index (Explainer.md "External Visibility"): a
    value type gets a node of its own, which is what makes it named. */
-static weft_status extern_entry(val *v, const cm_extern *e, cm_entry *out, bool *named) {
+static weft_status extern_entry(val *v, const cm_extern *e, uint8_t kind, cm_entry *out, uint8_t *named) {
     memset(out, 0, sizeof *out);
-    *named = false;
+    *named = 0;
     switch (e->sort) {
     case CM_CORE_MODULE: out->module = e->module; break;
     case CM_FUNC: out->func = e->func; break;
@@ -911,7 +994,7 @@ static weft_status extern_entry(val *v, const cm_extern *e, cm_entry *out, bool 
     case CM_COMPONENT: out->component = e->component; break;
     case CM_INSTANCE: out->instance = e->instance; break;
     case CM_TYPE: {
-        *named = true;
+        *named = kind;
         if (e->type->kind == CM_TYPE_VAL && !cm_kind_is_prim(e->type->val->kind)) {
             cm_type *nt;
             cm_valtype *nv;
@@ -920,7 +1003,8 @@ static weft_status extern_entry(val *v, const cm_extern *e, cm_entry *out, bool 
             *nv = *e->type->val;
             *nt = *e->type;
             nt->val = nv;
-            if (!cm_pset_put(v->vis, nv, nv)) return NOMEM(v);
+            if (!cm_pset_put(v->vis, nv, NAMED(kind))) return NOMEM(v);
+            TRY(set_depth(v, nv, val_depth(v, e->type->val)));
             out->type = nt;
         } else {
             out->type = e->type;
@@ -938,13 +1022,13 @@ static const cm_named *find_named(const cm_named *list, size_t n, const char *s,
     return NULL;
 }
 
+static weft_status freshen(val *v, cm_extern *e);
+
 static weft_status declare(val *v, scope *s, cm_named *nm, bool import) {
     const char *what = import ? "import" : "export";
     name_info ni;
     TRY(name_check(v, nm, import ? s->imports.data : s->exports.data, import ? s->imports.len : s->exports.len,
                    what, &ni));
-    if (nm->implements.len && nm->type.sort != CM_INSTANCE)
-        return INVALID(v, "only instances can have an `implements` attribute (`%.*s`)", (int)nm->name.len, nm->name.s);
     if (ni.kind == NAME_CTOR || ni.kind == NAME_METHOD || ni.kind == NAME_STATIC) {
         if (nm->type.sort != CM_FUNC)
             return INVALID(v, "`%.*s` is not a func: [constructor], [method] and [static] names are for functions",
@@ -975,62 +1059,83 @@ static weft_status declare(val *v, scope *s, cm_named *nm, bool import) {
         }
     }
     if (!s->instance_type) TRY(visible(v, &nm->type, what));
-    if (nm->type.sort == CM_INSTANCE && !cm_pset_put(v->vis, nm->type.instance, nm->type.instance)) return NOMEM(v);
+    /* an instance declared in a type is a new one too, and has its own resources */
+    if ((import || !s->component) && nm->type.sort == CM_INSTANCE) TRY(freshen(v, &nm->type));
+    uint8_t kind = import ? NAMED_IMPORT : NAMED_EXPORT;
+    if (nm->type.sort == CM_INSTANCE && !cm_pset_put(v->vis, nm->type.instance, NAMED(kind))) return NOMEM(v);
     cm_entry e;
-    bool named;
-    TRY(extern_entry(v, &nm->type, &e, &named));
+    uint8_t named;
+    TRY(extern_entry(v, &nm->type, kind, &e, &named));
     if (nm->type.sort == CM_TYPE) nm->type.type = e.type; /* the list holds the node the export named */
     if (import ? !BASE_VEC_PUSH(s->imports, *nm) : !BASE_VEC_PUSH(s->exports, *nm)) return NOMEM(v);
-    if (e.type && e.type->kind == CM_TYPE_RESOURCE && !cm_pset_put(v->vis, e.type->res->res, e.type)) return NOMEM(v);
     return push(v, s, nm->type.sort, e, named);
 }
 
 /* ---- aliases (Binary.md "Alias Definitions") ------------------------- */
 
-static bool refers_to_resource(const cm_type *t) {
+/* Whether a type refers to a resource (Binary.md "Alias Definitions": an
+   outer alias of a type across a component boundary may not). A value or
+   function type: any own or borrow. A component or instance type: what it
+   says of the resources defined by a concrete component (its own abstract
+   ones, declared inside, stay inside). Recursion bounded by type depth. */
+static bool val_refers(val *v, const cm_valtype *t, bool any, cm_pset *seen) {
+    if (!t || cm_kind_is_prim(t->kind) || cm_pset_has(seen, t)) return false;
+    cm_pset_put(seen, t, t);
+    if (t->kind == CM_OWN || t->kind == CM_BORROW) return any || cm_pset_has(&v->defined, t->resource);
+    for (uint32_t i = 0; i < t->n; i++) {
+        if (t->fields && val_refers(v, t->fields[i].type, any, seen)) return true;
+        if (t->members && val_refers(v, t->members[i], any, seen)) return true;
+    }
+    return val_refers(v, t->elem, any, seen) || val_refers(v, t->elem2, any, seen);
+}
+static bool func_refers(val *v, const cm_functype *f, bool any, cm_pset *seen) {
+    for (uint32_t i = 0; i < f->nparams; i++)
+        if (val_refers(v, f->params[i].type, any, seen)) return true;
+    return val_refers(v, f->result, any, seen);
+}
+static bool list_refers(val *v, const cm_named *l, uint32_t n, cm_pset *seen);
+static bool type_refers(val *v, const cm_type *t, bool any, cm_pset *seen) {
     if (!t) return false;
-    if (t->kind == CM_TYPE_RESOURCE) return true;
-    if (t->kind == CM_TYPE_VAL) {
-        cm_pset seen = {0};
-        bool oom = false;
-        /* own and borrow are what a value type holds of a resource */
-        struct { const cm_valtype *stack[1]; } u;
-        (void)u;
-        bool found = false;
-        const cm_valtype *st[CM_MAX_TYPE_DEPTH * 4];
-        uint32_t sp = 0;
-        st[sp++] = t->val;
-        while (sp && !found) {
-            const cm_valtype *x = st[--sp];
-            if (!x || cm_kind_is_prim(x->kind) || cm_pset_has(&seen, x)) continue;
-            if (!cm_pset_put(&seen, x, x)) oom = true;
-            if (x->kind == CM_OWN || x->kind == CM_BORROW) { found = true; break; }
-            for (uint32_t i = 0; i < x->n && sp + 2 < sizeof st / sizeof *st; i++) {
-                if (x->fields) st[sp++] = x->fields[i].type;
-                if (x->members) st[sp++] = x->members[i];
-            }
-            if (sp + 2 < sizeof st / sizeof *st) {
-                st[sp++] = x->elem;
-                st[sp++] = x->elem2;
-            }
-        }
-        cm_pset_free(&seen);
-        return found || oom;
+    switch (t->kind) {
+    case CM_TYPE_RESOURCE: return any || t->res->defined;
+    case CM_TYPE_VAL: return val_refers(v, t->val, any, seen);
+    case CM_TYPE_FUNC: return func_refers(v, t->func, any, seen);
+    case CM_TYPE_INSTANCE: return list_refers(v, t->inst->exports, t->inst->nexports, seen);
+    case CM_TYPE_COMPONENT:
+        return list_refers(v, t->comp->imports, t->comp->nimports, seen) ||
+               list_refers(v, t->comp->exports, t->comp->nexports, seen);
     }
-    if (t->kind == CM_TYPE_FUNC) {
-        for (uint32_t i = 0; i < t->func->nparams; i++) {
-            cm_type tmp = {.kind = CM_TYPE_VAL, .val = t->func->params[i].type};
-            if (refers_to_resource(&tmp)) return true;
+    return false;
+}
+static bool list_refers(val *v, const cm_named *l, uint32_t n, cm_pset *seen) {
+    for (uint32_t i = 0; i < n; i++) {
+        const cm_extern *e = &l[i].type;
+        bool r = false;
+        switch (e->sort) {
+        case CM_FUNC: r = func_refers(v, e->func, false, seen); break;
+        case CM_VALUE: r = val_refers(v, e->value, false, seen); break;
+        case CM_TYPE: r = type_refers(v, e->type, false, seen); break;
+        case CM_INSTANCE: r = list_refers(v, e->instance->exports, e->instance->nexports, seen); break;
+        case CM_COMPONENT:
+            r = list_refers(v, e->component->imports, e->component->nimports, seen) ||
+                list_refers(v, e->component->exports, e->component->nexports, seen);
+            break;
+        default: break;
         }
-        cm_type tmp = {.kind = CM_TYPE_VAL, .val = t->func->result};
-        return t->func->result && refers_to_resource(&tmp);
+        if (r) return true;
     }
-    return false; /* component and instance types carry their own resources */
+    return false;
+}
+static bool refers_to_resource(val *v, const cm_type *t) {
+    cm_pset seen = {0};
+    bool r = type_refers(v, t, true, &seen);
+    cm_pset_free(&seen);
+    return r;
 }
 
 static weft_status alias(val *v, scope *s, const cm_alias *a) {
     cm_entry e = {0};
-    bool named = false;
+    uint8_t named = 0;
     if (a->target == 0) { /* export of an instance */
         TRY(index_ok(v, s, CM_INSTANCE, a->a));
         const cm_insttype *it = s->sp[CM_INSTANCE].data[a->a].instance;
@@ -1039,14 +1144,15 @@ static weft_status alias(val *v, scope *s, const cm_alias *a) {
         if (x->type.sort != a->sort)
             return INVALID(v, "export `%.*s` for instance %u is not a %s (it is a %s)", (int)a->name.len, a->name.s,
                            a->a, cm_sort_name(a->sort), cm_sort_name(x->type.sort));
-        bool from_named = cm_pset_has(v->vis, it);
-        TRY(extern_entry(v, &x->type, &e, &named));
+        uint8_t from_named = (uint8_t)(uintptr_t)cm_pset_get(v->vis, it);
+        TRY(extern_entry(v, &x->type, from_named, &e, &named));
         if (x->type.sort == CM_TYPE) {
             e.type = x->type.type; /* an alias is the same node: named here only if the instance is */
-            if (from_named && e.type->kind == CM_TYPE_VAL && !cm_pset_put(v->vis, e.type->val, e.type->val))
+            if (from_named && e.type->kind == CM_TYPE_VAL && !cm_pset_put(v->vis, e.type->val, NAMED(from_named)))
                 return NOMEM(v);
         }
-        if (x->type.sort == CM_INSTANCE && from_named && !cm_pset_put(v->vis, e.instance, e.instance)) return NOMEM(v);
+        if (x->type.sort == CM_INSTANCE && from_named && !cm_pset_put(v->vis, e.instance, NAMED(from_named)))
+            return NOMEM(v);
         return push(v, s, a->sort, e, from_named);
     }
     if (a->target == 1) { /* core export of a core instance */
@@ -1076,7 +1182,7 @@ static weft_status alias(val *v, scope *s, const cm_alias *a) {
     e = t->sp[a->sort].data[a->b];
     if (a->sort == CM_TYPE) {
         named = t->type_named.data[a->b];
-        if (crosses_component && refers_to_resource(e.type))
+        if (crosses_component && refers_to_resource(v, e.type))
             return INVALID(v, "outer alias of type %u transitively refers to resources, which may not cross a "
                            "component boundary", a->b);
     }
@@ -1089,6 +1195,7 @@ typedef struct subst {
     val *v;
     cm_pset map;   /* cm_resource* -> cm_resource* */
     cm_pset rts;   /* a supplied cm_resource* -> its cm_restype (whether it is defined) */
+    bool local_only; /* fresh: only the resources declared in the type itself */
     cm_pset memo;  /* node -> copy */
     bool oom;
 } subst;
@@ -1119,7 +1226,9 @@ static const cm_valtype *sub_val(subst *x, const cm_valtype *t) {
         const cm_resource *r = cm_pset_get(&x->map, t->resource);
         if (r) n->resource = r;
     }
-    if (cm_pset_has(x->v->vis, t)) cm_pset_put(x->v->vis, n, n);
+    const void *k = cm_pset_get(x->v->vis, t);
+    if (k && !cm_pset_put(x->v->vis, n, k)) x->oom = true;
+    if (!cm_pset_put(&x->v->depths, n, cm_pset_get(&x->v->depths, t))) x->oom = true;
     if (!cm_pset_put(&x->memo, t, n)) x->oom = true;
     return n;
 }
@@ -1132,6 +1241,7 @@ static const cm_functype *sub_func(subst *x, const cm_functype *f) {
     for (uint32_t i = 0; i < f->nparams; i++) { ps[i] = f->params[i]; ps[i].type = sub_val(x, f->params[i].type); }
     n->params = ps;
     n->result = sub_val(x, f->result);
+    if (!cm_pset_put(&x->v->depths, n, cm_pset_get(&x->v->depths, f))) x->oom = true;
     return n;
 }
 static void sub_extern(subst *x, cm_extern *e, bool fresh);
@@ -1148,7 +1258,10 @@ static void sub_extern(subst *x, cm_extern *e, bool fresh) {
     case CM_TYPE:
         if (e->type->kind == CM_TYPE_RESOURCE) {
             const cm_resource *m = cm_pset_get(&x->map, e->type->res->res);
-            if (!m && fresh && !e->type->res->defined) {
+            /* instantiation makes every resource a component exports, defined
+               in it or abstract in its type, new for the instance (Explainer.md:
+               resource types are generative) */
+            if (!m && fresh && (!x->local_only || cm_pset_has(&x->v->type_local, e->type->res->res))) {
                 cm_resource *r = alloc(x->v, 1, sizeof *r);
                 cm_restype *rt = alloc(x->v, 1, sizeof *rt);
                 cm_type *t = alloc(x->v, 1, sizeof *t);
@@ -1156,6 +1269,8 @@ static void sub_extern(subst *x, cm_extern *e, bool fresh) {
                 *r = *e->type->res->res;
                 *rt = *e->type->res;
                 rt->res = r;
+                rt->defined = false; /* the child instance's, not this component's */
+                rt->dtor = UINT32_MAX;
                 *t = *e->type;
                 t->res = rt;
                 if (!cm_pset_put(&x->map, e->type->res->res, r)) x->oom = true;
@@ -1190,6 +1305,7 @@ static void sub_extern(subst *x, cm_extern *e, bool fresh) {
         if (!it) { x->oom = true; break; }
         it->nexports = e->instance->nexports;
         it->exports = sub_list(x, e->instance->exports, it->nexports, fresh);
+        if (!cm_pset_put(&x->v->depths, it, cm_pset_get(&x->v->depths, e->instance))) x->oom = true;
         e->instance = it;
         break;
     }
@@ -1199,11 +1315,25 @@ static void sub_extern(subst *x, cm_extern *e, bool fresh) {
         *ct = *e->component;
         ct->imports = sub_list(x, e->component->imports, ct->nimports, false);
         ct->exports = sub_list(x, e->component->exports, ct->nexports, false);
+        if (!cm_pset_put(&x->v->depths, ct, cm_pset_get(&x->v->depths, e->component))) x->oom = true;
         e->component = ct;
         break;
     }
     default: break;
     }
+}
+
+/* An imported instance is a new instance of its type: the abstract
+   resources its type declares are fresh for each import (resources.wast:
+   two imports of one instance type have different resources). */
+static weft_status freshen(val *v, cm_extern *e) {
+    subst x = {.v = v, .local_only = true};
+    sub_extern(&x, e, true);
+    bool oom = x.oom;
+    cm_pset_free(&x.map);
+    cm_pset_free(&x.memo);
+    cm_pset_free(&x.rts);
+    return oom ? NOMEM(v) : WEFT_OK;
 }
 
 /* a <: b for extern types (Explainer.md "Subtyping"), resources of b
@@ -1465,6 +1595,7 @@ static weft_status instance(val *v, scope *s, const cm_def *d) {
         for (uint32_t i = 0; i < d->u.inst.nargs; i++) {
             const cm_arg *a = &d->u.inst.args[i];
             ex[i].name = a->name;
+            ex[i].implements = a->implements;
             TRY(item_extern(v, s, a->item, &ex[i].type));
             name_info ni;
             TRY(name_check(v, &ex[i], ex, i, "export", &ni));
@@ -1472,6 +1603,7 @@ static weft_status instance(val *v, scope *s, const cm_def *d) {
         it->nexports = d->u.inst.nargs;
         it->exports = ex;
     }
+    TRY(set_depth(v, it, 1 + list_depth(v, it->exports, it->nexports)));
     return push(v, s, CM_INSTANCE, (cm_entry){.instance = it}, false);
 }
 
@@ -1737,7 +1869,7 @@ static weft_status export_def(val *v, scope *s, cm_def *d) {
 }
 
 static weft_status component(val *v, scope *outer, cm_component *c) {
-    if (++v->depth > CM_MAX_NESTING) return INVALID(v, "components nested deeper than %d", CM_MAX_NESTING);
+    if (++v->depth > VAL_MAX_DEPTH) return INVALID(v, "components nested deeper than %d", CM_MAX_NESTING);
     scope s = {.outer = outer, .component = true, .comp = c};
     cm_pset *saved_vis = v->vis;
     v->vis = &s.visible;
@@ -1811,6 +1943,9 @@ static weft_status component(val *v, scope *outer, cm_component *c) {
         c->type.nexports = (uint32_t)s.exports.len;
         st = copy_named(v, s.imports.data, s.imports.len, &c->type.imports);
         if (st == WEFT_OK) st = copy_named(v, s.exports.data, s.exports.len, &c->type.exports);
+        if (st == WEFT_OK)
+            st = set_depth(v, &c->type, 1 + max_u32(list_depth(v, c->type.imports, c->type.nimports),
+                                                    list_depth(v, c->type.exports, c->type.nexports)));
     }
     scope_free(&s);
     v->vis = saved_vis;
@@ -1822,5 +1957,8 @@ weft_status cm_validate(cm_component *c, weft_error *err) {
     val v = {.arena = c->arena, .err = err};
     weft_status st = component(&v, NULL, c);
     cm_pset_free(&v.sizes);
+    cm_pset_free(&v.depths);
+    cm_pset_free(&v.defined);
+    cm_pset_free(&v.type_local);
     return st;
 }

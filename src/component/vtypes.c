@@ -87,8 +87,22 @@ static bool name_eq(const char *a, uint32_t na, const char *b, uint32_t nb) {
     return na == nb && memcmp(a, b, na) == 0;
 }
 
+/* memo: pairs (a, b) already found to match, so a pair of DAG-shaped
+   trees (shared subtrees) is compared in time of their node count. */
+static bool val_match(const cm_valtype *a, const cm_valtype *b, const cm_pset *map, char *why, size_t cap,
+                      cm_pset *memo);
+
 bool cm_val_match(const cm_valtype *a, const cm_valtype *b, const cm_pset *map, char *why, size_t cap) {
+    cm_pset memo = {0};
+    bool ok = val_match(a, b, map, why, cap, &memo);
+    cm_pset_free(&memo);
+    return ok;
+}
+
+static bool val_match(const cm_valtype *a, const cm_valtype *b, const cm_pset *map, char *why, size_t cap,
+                      cm_pset *memo) {
     if (a == b) return true;
+    if (a && b && !cm_kind_is_prim(a->kind) && cm_pset_get(memo, a) == b) return true;
     if (!a || !b) {
         snprintf(why, cap, "type mismatch");
         return false;
@@ -117,8 +131,9 @@ bool cm_val_match(const cm_valtype *a, const cm_valtype *b, const cm_pset *map, 
                          fb->type ? "a type, found none" : "no type");
                 return false;
             }
-            if (fa->type && !cm_val_match(fa->type, fb->type, map, why, cap)) return false;
+            if (fa->type && !val_match(fa->type, fb->type, map, why, cap, memo)) return false;
         }
+        cm_pset_put(memo, a, b);
         return true;
     case CM_TUPLE:
         if (a->n != b->n) {
@@ -126,7 +141,8 @@ bool cm_val_match(const cm_valtype *a, const cm_valtype *b, const cm_pset *map, 
             return false;
         }
         for (uint32_t i = 0; i < a->n; i++)
-            if (!cm_val_match(a->members[i], b->members[i], map, why, cap)) return false;
+            if (!val_match(a->members[i], b->members[i], map, why, cap, memo)) return false;
+        cm_pset_put(memo, a, b);
         return true;
     case CM_FIXED_LIST:
         if (a->n != b->n) {
@@ -139,8 +155,9 @@ bool cm_val_match(const cm_valtype *a, const cm_valtype *b, const cm_pset *map, 
             snprintf(why, cap, "type mismatch in %s (ok or err type present in one only)", cm_kind_name(a->kind));
             return false;
         }
-        if (a->elem && !cm_val_match(a->elem, b->elem, map, why, cap)) return false;
-        if (a->elem2 && !cm_val_match(a->elem2, b->elem2, map, why, cap)) return false;
+        if (a->elem && !val_match(a->elem, b->elem, map, why, cap, memo)) return false;
+        if (a->elem2 && !val_match(a->elem2, b->elem2, map, why, cap, memo)) return false;
+        cm_pset_put(memo, a, b);
         return true;
     case CM_OWN: case CM_BORROW:
         if (a->resource != mapped(map, b->resource)) {
