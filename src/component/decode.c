@@ -831,7 +831,7 @@ static weft_status component(dec *d, uint32_t depth, const cm_component *parent,
         c->defs = alloc(d, defs.len, sizeof *c->defs);
         if (!c->defs) st = base_fail(d->err, WEFT_ERR_NOMEM, "out of memory decoding a component");
         else {
-            memcpy(c->defs, defs.data, defs.len * sizeof *c->defs);
+            if (defs.len) memcpy(c->defs, defs.data, defs.len * sizeof *c->defs);
             c->ndefs = (uint32_t)defs.len;
         }
     }

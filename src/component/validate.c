@@ -534,7 +534,7 @@ static bool has_borrow(const cm_valtype *t, cm_pset *seen, bool *oom) {
     if (!t || cm_kind_is_prim(t->kind) || cm_pset_has(seen, t)) return false;
     if (t->kind == CM_BORROW) return true;
     if (!cm_pset_put(seen, t, t)) *oom = true;
-    for (uint32_t i = 0; i < t->n; i++) {
+    for (uint32_t i = 0; i < cm_nmembers(t); i++) {
         if (t->fields && has_borrow(t->fields[i].type, seen, oom)) return true;
         if (t->members && has_borrow(t->members[i], seen, oom)) return true;
     }
@@ -662,7 +662,7 @@ static weft_status defvaltype(val *v, scope *s, const cm_rawtype *raw, const cm_
     }
     (void)type_depth;
     uint32_t d = max_u32(val_depth(v, t->elem), val_depth(v, t->elem2));
-    for (uint32_t i = 0; i < t->n; i++) {
+    for (uint32_t i = 0; i < cm_nmembers(t); i++) {
         if (t->fields) d = max_u32(d, val_depth(v, t->fields[i].type));
         if (t->members) d = max_u32(d, val_depth(v, t->members[i]));
     }
@@ -721,7 +721,7 @@ static bool visible_walk(val *v, const cm_valtype *t, cm_pset *seen, bool top, c
     if (!top && !named && (t->kind == CM_RECORD || t->kind == CM_VARIANT || t->kind == CM_ENUM ||
                            t->kind == CM_FLAGS || t->kind == CM_OWN || t->kind == CM_BORROW))
         return false;
-    for (uint32_t i = 0; i < t->n; i++) {
+    for (uint32_t i = 0; i < cm_nmembers(t); i++) {
         if (t->fields && !visible_walk(v, t->fields[i].type, seen, false, extra)) return false;
         if (t->members && !visible_walk(v, t->members[i], seen, false, extra)) return false;
     }
@@ -1082,7 +1082,7 @@ static bool val_refers(val *v, const cm_valtype *t, bool any, cm_pset *seen) {
     if (!t || cm_kind_is_prim(t->kind) || cm_pset_has(seen, t)) return false;
     cm_pset_put(seen, t, t);
     if (t->kind == CM_OWN || t->kind == CM_BORROW) return any || cm_pset_has(&v->defined, t->resource);
-    for (uint32_t i = 0; i < t->n; i++) {
+    for (uint32_t i = 0; i < cm_nmembers(t); i++) {
         if (t->fields && val_refers(v, t->fields[i].type, any, seen)) return true;
         if (t->members && val_refers(v, t->members[i], any, seen)) return true;
     }
@@ -1614,7 +1614,7 @@ static bool needs_memory(const cm_valtype *t, cm_pset *seen) {
     if (t->kind == CM_STRING || t->kind == CM_LIST || t->kind == CM_MAP) return true;
     if (cm_kind_is_prim(t->kind)) return false;
     cm_pset_put(seen, t, t);
-    for (uint32_t i = 0; i < t->n; i++) {
+    for (uint32_t i = 0; i < cm_nmembers(t); i++) {
         if (t->fields && needs_memory(t->fields[i].type, seen)) return true;
         if (t->members && needs_memory(t->members[i], seen)) return true;
     }
@@ -1625,8 +1625,8 @@ static const cm_core_functype *core_func_type(scope *s, uint32_t i) { return s->
 
 static bool sig_is(const cm_core_functype *f, uint32_t np, const cm_coreval *p, uint32_t nr, const cm_coreval *r) {
     if (!f) return true;
-    return f->nparams == np && f->nresults == nr && !memcmp(f->params, p, np * sizeof *p) &&
-           !memcmp(f->results, r, nr * sizeof *r);
+    return f->nparams == np && f->nresults == nr && (!np || !memcmp(f->params, p, np * sizeof *p)) &&
+           (!nr || !memcmp(f->results, r, nr * sizeof *r));
 }
 
 static weft_status canon_opts(val *v, scope *s, const cm_canon *c, cm_canon_opts *o, bool lift) {

@@ -209,8 +209,8 @@ bool cm_func_match(const cm_functype *a, const cm_functype *b, const cm_pset *ma
 static bool core_func_eq(const cm_core_functype *a, const cm_core_functype *b) {
     if (!a || !b) return true; /* a built-in whose signature is not modelled */
     return a->nparams == b->nparams && a->nresults == b->nresults &&
-           !memcmp(a->params, b->params, a->nparams * sizeof *a->params) &&
-           !memcmp(a->results, b->results, a->nresults * sizeof *a->results);
+           (!a->nparams || !memcmp(a->params, b->params, a->nparams * sizeof *a->params)) &&
+           (!a->nresults || !memcmp(a->results, b->results, a->nresults * sizeof *a->results));
 }
 static bool limits_sub(const weft_limits *a, const weft_limits *b) {
     if (a->min < b->min) return false;

@@ -40,4 +40,9 @@ void cm_size_align(const cm_valtype *t, cm_pset *memo, uint64_t *size, uint32_t 
 
 const char *cm_kind_name(cm_kind k);
 
+/* How many member nodes t has (fields, cases, labels, tuple members): n,
+   except for a fixed list, whose n is its length (up to 2^32) and whose
+   one member is elem. Loops over members use this, never n alone. */
+static inline uint32_t cm_nmembers(const cm_valtype *t) { return t->fields || t->members ? t->n : 0; }
+
 #endif
