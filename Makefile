@@ -104,8 +104,11 @@ EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 # weft_wasm.h only.
 CAPI_TEST_SRC := $(sort $(wildcard tests/capi/*_test.c))
 CAPI_TEST_BIN := $(CAPI_TEST_SRC:tests/capi/%.c=$(BUILD)/tests-capi/%)
+# The canonical ABI's differential driver (tests/component/cabi_test.c,
+# which tests/component/cabi_diff.py runs against definitions.py).
+CABI_TEST_BIN := $(BUILD)/tests-component/cabi_test
 # Their objects (each program is linked from its own; below).
-PROG_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) $(FUZZ_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/fuzz/main.o \
+PROG_OBJ := $(BUILD)/obj/tests/component/cabi_test.o $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) $(FUZZ_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/fuzz/main.o \
 	$(BUILD)/obj/fuzz/diff/exec.o $(EXAMPLE_SRC:%.c=$(BUILD)/obj/%.o) $(CAPI_TEST_SRC:%.c=$(BUILD)/obj/%.o) \
 	$(BUILD)/obj/tools/disasm.o $(BUILD)/obj/tests/component/runner.o
 
@@ -113,7 +116,8 @@ PROG_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) $(FUZZ_SRC:%.c=$(BUILD)/obj/%.o) $(
 	component-data
 all: $(BUILD)/libweft.a $(BUILD)/libweft.so $(BUILD)/weft $(BUILD)/weft-spectest $(BUILD)/weft-component-test \
 	$(if $(filter 1,$(PORTABLE)),$(BUILD)/weft-spectest-portable) $(UNIT_BIN) \
-	$(BUILD)/weft-disasm $(FUZZ_BIN) $(BUILD)/fuzz/diff-exec $(EXAMPLE_BIN) $(CAPI_TEST_BIN)
+	$(BUILD)/weft-disasm $(FUZZ_BIN) $(BUILD)/fuzz/diff-exec $(EXAMPLE_BIN) $(CAPI_TEST_BIN) \
+	$(CABI_TEST_BIN)
 
 # What ships: the super-instructions and the portable-lanes spec runner
 # (the defaults of a build in $(RELEASE_BUILD)).
@@ -132,7 +136,8 @@ $(BUILD)/obj/%.o: %.c $(BUILD)/flags
 # relinks them and compiles none of them again. The unit tests, the
 # harnesses and the tools see the internal headers; the examples and the
 # wasm.h tests only the public ones.
-$(BUILD)/obj/tests/unit/%.o $(BUILD)/obj/fuzz/%.o $(BUILD)/obj/tools/%.o: PROG_INC := -Isrc
+$(BUILD)/obj/tests/unit/%.o $(BUILD)/obj/fuzz/%.o $(BUILD)/obj/tools/%.o \
+	$(BUILD)/obj/tests/component/%.o: PROG_INC := -Isrc
 $(BUILD)/obj/fuzz/diff/%.o: PROG_INC :=
 # Kept (make would delete them as intermediate files of the links).
 .SECONDARY: $(PROG_OBJ)
@@ -188,6 +193,10 @@ $(BUILD)/tests-capi/%: $(BUILD)/obj/tests/capi/%.o $(BUILD)/libweft.a
 	$(CC) -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
 
 $(BUILD)/weft-disasm: $(BUILD)/obj/tools/disasm.o $(BUILD)/libweft.a
+	$(CC) -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
+
+$(BUILD)/tests-component/%: $(BUILD)/obj/tests/component/%.o $(BUILD)/libweft.a
+	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(BUILD)/libweft.a $(LDFLAGS_ALL)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libweft.a

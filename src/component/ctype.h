@@ -119,6 +119,17 @@ const cm_valtype *cm_prim(cm_kind kind);
 /* A value (CanonicalABI.md: what lift_flat/load produce and lower_flat/
    store consume). `kind` is the kind of the type it has. */
 typedef struct cm_val cm_val;
+
+/* Where a string value came from (CanonicalABI.md "Loading", String =
+   (chars, encoding, tagged code units)): its code units are those of this
+   encoding, which the canonical ABI derives from the UTF-8 again. */
+typedef enum cm_str_src {
+    CM_STR_UTF8 = 0,     /* string-encoding=utf8, or made by a host */
+    CM_STR_UTF16,        /* string-encoding=utf16 */
+    CM_STR_LATIN1,       /* string-encoding=latin1+utf16, latin1 form (tag clear) */
+    CM_STR_LATIN1_UTF16, /* string-encoding=latin1+utf16, utf16 form (tag set) */
+} cm_str_src;
+
 struct cm_val {
     cm_kind kind;
     uint32_t n; /* string: bytes; list, fixed list, record, tuple, map: items */
@@ -129,7 +140,14 @@ struct cm_val {
         float f32;              /* canonical NaN after lifting (CanonicalABI.md "canonicalize_nan32") */
         double f64;
         uint32_t ch;            /* char: a Unicode scalar value */
-        const char *str;        /* string: n bytes of UTF-8, not NUL-terminated */
+        struct {                /* string: */
+            const char *str;    /* n bytes of UTF-8, not NUL-terminated */
+            /* The encoding it was lifted from (cm_str_src), which decides
+               the realloc calls that lowering it makes (CanonicalABI.md
+               "store_string_into_range": a String keeps its original
+               encoding). 0, CM_STR_UTF8, for a string made by a host. */
+            uint8_t str_src;
+        };
         cm_val *items;          /* record fields, tuple members, list and fixed-list elements,
                                    map entries as 2-tuples; n of them */
         struct {
