@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The canonical ABI against the spec's reference (definitions.py): a
 # fixed-seed run of tests/component/cabi_diff.py, 500 random cases per
-# direction (lift, lower) per string encoding, each case one test. The
-# long runs (100,000 and more) are described in docs/components.md.
+# direction (lift, lower) per string encoding and 500 function types
+# (flatten_functype), each case one test. The long runs (100,000 per
+# direction and encoding) are in docs/components.md.
 set -u
 BUILD=${1:-build}
 cd "$(dirname "$0")/../.."

@@ -14,12 +14,14 @@ call, and for a trap which condition trapped (the spec's trap_if line,
 found from the traceback, named as cabi.h's CM_TRAP_* codes).
 
 Directions: "lift" (load, lift_flat_values) and "lower" (store,
-lower_flat_values), each in every string encoding.
+lower_flat_values), each in every string encoding; and "sig"
+(flatten_functype, sync and async, lift and lower).
 
   python3 tests/component/cabi_diff.py BUILD [-n PAIRS] [-s SEED] [--dir lift|lower]
         [--enc utf8|utf16|latin1+utf16] [-v]
 
-runs PAIRS cases per direction per encoding (default 300) and prints
+runs PAIRS cases per direction per encoding (default 300; sig: PAIRS
+function types) and prints
 one line per (direction, encoding) and "N passed, N failed" (a failed
 case is a mismatch). definitions.py needs Python 3.10 or later (match
 statements) and only the standard library.
@@ -716,6 +718,29 @@ def gen_lower(r, enc):
     return line, (op, enc, mem, ops, ts, (heapspec, vals, extra))
 
 
+def gen_sig(r, enc):
+    """flatten_functype of a random function type."""
+    g = Gen(r)
+    np_ = r.choice([0, 1, 2, 3, 4, 5, 8, 17])
+    params = [g.type(maxdepth=2) if r.random() < 0.7 else g.prim() for _ in range(np_)]
+    result = [g.type(maxdepth=2)] if r.random() < 0.7 else []
+    async_, callback = r.random() < 0.3, r.random() < 0.5
+    ctx = r.choice(['lift', 'lower'])
+    line = 'sig %s 0,-1,0,0 - - %d %d %s %d %s %d %s' % (enc, async_, callback and async_, ctx, np_,
+                                                     ' '.join(tstr(t) for t in params), len(result),
+                                                     ' '.join(tstr(t) for t in result))
+    return ' '.join(line.split()), (params, result, async_, callback and async_, ctx)
+
+
+def py_sig(case):
+    params, result, async_, callback, ctx = case
+    opts = D.CanonicalOptions(memory=D.MemInst(bytearray(), 'i32'), async_=async_,
+                              callback=(lambda: None) if callback else None)
+    ft = D.FuncType([('p%d' % i, t) for i, t in enumerate(params)], result, async_=async_)
+    c = D.flatten_functype(opts, ft, ctx)
+    return 'ok %s/%s' % (','.join(c.params), ','.join(c.results))
+
+
 # ---- driver ------------------------------------------------------------------------
 
 def main():
@@ -723,7 +748,7 @@ def main():
     ap.add_argument('build', nargs='?', default='build')
     ap.add_argument('-n', type=int, default=300, help='cases per direction per encoding')
     ap.add_argument('-s', '--seed', type=int, default=1)
-    ap.add_argument('--dir', choices=['lift', 'lower'], action='append')
+    ap.add_argument('--dir', choices=['lift', 'lower', 'sig'], action='append')
     ap.add_argument('--enc', choices=ENCODINGS, action='append')
     ap.add_argument('-v', action='store_true', help='print every mismatch (else the first 5)')
     ap.add_argument('--keep', help='write every case line to this file')
@@ -736,16 +761,19 @@ def main():
     proc = subprocess.Popen([prog], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     keep = open(a.keep, 'w') if a.keep else None
     passed = failed = shown = 0
-    for d in a.dir or ['lift', 'lower']:
-        for enc in a.enc or ENCODINGS:
+    for d in a.dir or ['lift', 'lower', 'sig']:
+        for enc in (a.enc or ENCODINGS) if d != 'sig' else ['utf8']:
             r = random.Random('%d/%s/%s' % (a.seed, d, enc))
             n_ok = n_trap = n_bad = 0
             traps = {}
             for i in range(a.n):
-                line, case = (gen_lift if d == 'lift' else gen_lower)(r, enc)
+                line, case = {'lift': gen_lift, 'lower': gen_lower, 'sig': gen_sig}[d](r, enc)
                 if keep:
                     keep.write(line + '\n')
-                want = (py_lift if d == 'lift' else py_lower)((case[0], case[1], bytearray(case[2]), *case[3:]))
+                if d == 'sig':
+                    want = py_sig(case)
+                else:
+                    want = (py_lift if d == 'lift' else py_lower)((case[0], case[1], bytearray(case[2]), *case[3:]))
                 proc.stdin.write(line + '\n')
                 got = proc.stdout.readline().rstrip('\n')
                 if got == want:

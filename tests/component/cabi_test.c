@@ -6,6 +6,8 @@
  * One case per input line, one answer per output line. A case:
  *   OP ENC HEAP MEM TABLE ARGS...
  *     OP     load T PTR | store T PTR V | liftv MAX N T... FLAT | lowerv MAX N T... V... OUT
+ *            | sig ASYNC CALLBACK lift|lower NP T... NR T... (flatten_functype; answers
+ *            ok PARAMS/RESULTS, core types comma-separated)
  *     ENC    utf8 | utf16 | latin1+utf16
  *     HEAP   start,fault_at,fault_kind,grow: the realloc (a bump allocator as
  *            run_tests.py's Heap; call fault_at does fault_kind: 1 misaligned
@@ -615,6 +617,39 @@ static void run_case(char *line, out *o, cm_arena *arena) {
     out res = {0};
     put(&res, "%s", "");
     bool lifting = !strcmp(op, "load") || !strcmp(op, "liftv");
+    if (!strcmp(op, "sig")) { /* sig ASYNC CALLBACK lift|lower NP T... NR T... */
+        bool async = word(&s)[0] == '1', callback = word(&s)[0] == '1';
+        bool lift = !strcmp(word(&s), "lift");
+        cm_functype ft = {.async = async};
+        ft.nparams = (uint32_t)strtoul(word(&s), NULL, 10);
+        cm_field *ps = alloc(&p, ft.nparams * sizeof *ps);
+        for (uint32_t i = 0; i < ft.nparams && !p.bad && st == WEFT_OK; i++) {
+            p.s = word(&s);
+            ps[i].type = parse_type(&p);
+            if (!p.bad) st = cm_abi_layout((cm_valtype *)ps[i].type, &err);
+        }
+        ft.params = ps;
+        if (strtoul(word(&s), NULL, 10) == 1 && !p.bad && st == WEFT_OK) {
+            p.s = word(&s);
+            ft.result = parse_type(&p);
+            if (!p.bad) st = cm_abi_layout((cm_valtype *)ft.result, &err);
+        }
+        if (!p.bad && st == WEFT_OK) {
+            cm_core_sig sig;
+            cm_abi_flatten_functype(&ft, async, callback, lift ? CM_ABI_LIFT : CM_ABI_LOWER, &sig);
+            static const char *names[] = {[WEFT_I32] = "i32", [WEFT_I64] = "i64", [WEFT_F32] = "f32", [WEFT_F64] = "f64"};
+            for (uint32_t i = 0; i < sig.nparams; i++) put(&res, "%s%s", i ? "," : "", names[sig.params[i]]);
+            put(&res, "/");
+            for (uint32_t i = 0; i < sig.nresults; i++) put(&res, "%s%s", i ? "," : "", names[sig.results[i]]);
+            put(o, "ok %s\n", res.b);
+        } else {
+            put(o, "bad case\n");
+        }
+        free(res.b);
+        free(h.mem);
+        cm_inst_state_free(&inst);
+        return;
+    }
     if (!strcmp(op, "load") || !strcmp(op, "store")) {
         p.s = word(&s);
         const cm_valtype *t = parse_type(&p);
