@@ -1539,6 +1539,8 @@ static weft_status compile_instr(compiler *c, bool *done) {
         cmp_emit(c, idx);
         return WEFT_OK;
     }
+    case 0xFB: /* GC's struct, array, i31 and cast instructions (Wasm 3.0 §5.4.7) */
+        return cmp_fail(c, WEFT_ERR_MALFORMED, "a GC instruction (prefix 0xfb) " MOD_GC_NEEDED);
     case 0xFC:
         return compile_misc(c);
     case 0xFD:

@@ -185,6 +185,8 @@ weft_status cmp_walk_body(compiler *c, const mod_func *fn, bool consts) {
                     ok = ok && base_read_uleb(&c->r, offset_bits, &u64);
                 }
             }
+            else if (op == 0xFB) /* GC's instructions (Wasm 3.0 §5.4.7) */
+                return cmp_fail(c, WEFT_ERR_MALFORMED, "a GC instruction (prefix 0xfb) " MOD_GC_NEEDED);
             else return cmp_fail(c, WEFT_ERR_MALFORMED, "illegal opcode 0x%02x", op);
         }
         if (!ok) return cmp_read_fail(c);

@@ -623,7 +623,16 @@ static weft_status dec_types(dec *d) {
         uint32_t at = dec_off(d), np, nr;
         uint8_t form;
         TRY_OR_RETURN(rd_s7(d, &form));
-        if (form != 0x60) return dec_malformed(d, at, "malformed function type 0x%02x", form);
+        if (form != 0x60) {
+            /* GC's composite and recursive types (Wasm 3.0 §5.3.7-5.3.8):
+               said as such, not as bytes weft cannot read. */
+            const char *gc = form == 0x5F ? "a struct type" : form == 0x5E ? "an array type"
+                           : form == 0x4E ? "a recursive type group (rec)"
+                           : form == 0x50 ? "a subtype declaration (sub)"
+                           : form == 0x4F ? "a final subtype declaration (sub final)" : NULL;
+            if (gc) return dec_malformed(d, at, "type %u is %s (0x%02x): it " MOD_GC_NEEDED, i, gc, form);
+            return dec_malformed(d, at, "malformed function type 0x%02x", form);
+        }
         d->ntypes_known = i + 1; /* Wasm 3.0: a type may name itself and earlier ones */
         TRY_OR_RETURN(rd_len(d, &np));
         ft->params = base_reallocarray(NULL, np, sizeof *ft->params);
@@ -1294,7 +1303,19 @@ weft_status mod_decode(mod_module *m, weft_error *err) {
     if (!base_read_bytes(&d.r, 4, &p)) return dec_malformed(&d, 0, "unexpected end");
     if (memcmp(p, "\0asm", 4) != 0) return dec_malformed(&d, 0, "magic header not detected");
     if (!base_read_bytes(&d.r, 4, &p)) return dec_malformed(&d, 4, "unexpected end");
-    if (memcmp(p, "\1\0\0\0", 4) != 0) return dec_malformed(&d, 4, "unknown binary version");
+    if (memcmp(p, "\1\0\0\0", 4) != 0) {
+        /* A component has the same magic, then a 2-byte version (0x0d in
+           Binary.md's preamble, bumped until the standard is final; the
+           drafts before had 0x0a-0x0c) and the layer 1 (a core module's
+           4-byte version reads as layer 0): said so, with where such a
+           binary goes. Version 0 with layer 1 is no component either
+           (binary.wast's "\00\00\01\00" stays an unknown version). */
+        if (p[0] != 0 && p[1] == 0 && p[2] == 1 && p[3] == 0)
+            return dec_malformed(&d, 4, "this is a WebAssembly component (component model, binary version "
+                                        "0x%02x, layer 1), not a core module: weft_module_load takes core "
+                                        "modules only; load a component with weft_component_load", p[0]);
+        return dec_malformed(&d, 4, "unknown binary version");
+    }
 
     unsigned last_rank = 0;
     while (d.r.p < d.r.end) {

@@ -312,18 +312,29 @@ static inline const mod_functype *mod_tag_type(const mod_module *m, uint32_t ind
 static inline base_reader mod_body_reader(const mod_module *m, const mod_func *fn) {
     return (base_reader){m->bytes, fn->body, fn->body + fn->body_len, NULL, m->bytes + m->len};
 }
+/* What a module that uses the GC proposal (Wasm 3.0's struct, array, rec
+   and sub types, GC heap types, the 0xFB instructions) is told, after what
+   it used: one wording wherever the decoder or compiler meets GC, naming
+   what is missing rather than calling the module malformed. */
+#define MOD_GC_NEEDED                                                                      \
+    "needs the GC proposal (garbage collection), which weft does not support yet "        \
+    "(wasmtime runs such modules with -W gc)"
+/* The name of a GC heap type's one-byte code (any, eq, i31, struct, array,
+   none), or NULL for any other byte. */
+const char *mod_gc_heap_name(uint8_t b);
+
 /* Reading value types (Wasm 3.0 §5.3.4-5.3.5), shared by the decoder and
    the compiler (block types, select t, ref.null). */
 typedef enum mod_read_result {
     MOD_READ_OK,
     MOD_READ_SHORT,     /* the reader failed: its `why` says how */
-    MOD_READ_MALFORMED, /* e->msg; a GC type: "... needs GC, which is not supported yet" */
+    MOD_READ_MALFORMED, /* e->msg; a GC type: "... " MOD_GC_NEEDED */
     MOD_READ_INVALID,   /* read, but names a type index >= ntypes: e->msg
                            "unknown type N"; *t is set */
 } mod_read_result;
 typedef struct mod_valtype_err {
     uint32_t offset;
-    char msg[96];
+    char msg[256];
 } mod_valtype_err;
 /* A value type (ref_only: a reference type, §5.3.3): the one-byte codes,
    and with typed function references 0x63 ht (ref null ht) and 0x64 ht

@@ -109,8 +109,26 @@ bool mod_valtype_match(const struct weft_module *ma, mod_valtype a, const struct
 /* Heap type codes (Wasm 3.0 §5.3.3 absheaptype) besides func, extern,
    exn and the bottoms of their hierarchies: GC's (any, eq, i31, struct,
    array and their bottom none), read so that they are refused by name. */
-static bool gc_heap_code(uint8_t b) {
-    return b == 0x6E || b == 0x6D || b == 0x6C || b == 0x6B || b == 0x6A || b == 0x71;
+const char *mod_gc_heap_name(uint8_t b) {
+    switch (b) {
+    case 0x6E: return "any";
+    case 0x6D: return "eq";
+    case 0x6C: return "i31";
+    case 0x6B: return "struct";
+    case 0x6A: return "array";
+    case 0x71: return "none";
+    }
+    return NULL;
+}
+
+static bool gc_heap_code(uint8_t b) { return mod_gc_heap_name(b) != NULL; }
+
+/* fail() for a GC type: its kind ("heap type", "reference type"), code and
+   name, and what it needs. */
+static mod_read_result fail_gc(mod_valtype_err *e, uint32_t at, const char *kind, uint8_t b) {
+    e->offset = at;
+    snprintf(e->msg, sizeof e->msg, "%s 0x%02x (%s) " MOD_GC_NEEDED, kind, b, mod_gc_heap_name(b));
+    return MOD_READ_MALFORMED;
 }
 
 /* The abstract heap types weft reads (§5.3.3), as mod_valtypes of a
@@ -159,7 +177,7 @@ static mod_read_result read_heaptype(base_reader *r, const mod_module *m, uint32
             return MOD_READ_OK;
         }
         if (gc_heap_code(b) && v >= -64)
-            return fail(MOD_READ_MALFORMED, e, at, "heap type 0x%02x needs GC, which is not supported yet", b);
+            return fail_gc(e, at, "heap type", b);
         return fail(MOD_READ_MALFORMED, e, at, "malformed heap type 0x%02x", b);
     }
     *t = mod_ref_idx(v < (int64_t)MOD_T_MAX_TYPES ? (uint32_t)v : MOD_T_MAX_TYPES - 1, nullable);
@@ -191,7 +209,7 @@ mod_read_result mod_read_valtype(base_reader *r, const mod_module *m, uint32_t n
         return read_heaptype(r, m, ntypes, b == 0x63, t, e);
     default:
         if (typed && gc_heap_code(b))
-            return fail(MOD_READ_MALFORMED, e, at, "reference type 0x%02x needs GC, which is not supported yet", b);
+            return fail_gc(e, at, "reference type", b);
     }
     return fail(MOD_READ_MALFORMED, e, at, ref_only ? "malformed reference type 0x%02x" : "malformed value type 0x%02x", b);
 }

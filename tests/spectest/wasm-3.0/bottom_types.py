@@ -16,7 +16,8 @@ encode, so the JSON's line numbers point at it.
 
 The last group of commands is weft's choice, not the spec's: the heap types
 of GC's `any` hierarchy (any, eq, i31, struct, array and its bottom none)
-are refused as malformed, "... needs GC, which is not supported yet"
+are refused as malformed, "... needs the GC proposal (garbage collection),
+which weft does not support yet"
 (src/module/types.c), until weft implements GC.
 """
 import json
@@ -241,11 +242,11 @@ INVALID = [
 
 # ---- weft's choice: GC's heap types are refused, by name -----------------
 GC = [
-    ("(func (drop (ref.null none)))", one_func([], [], [0xD0, 0x71, 0x1A]), "heap type 0x71 needs GC"),
-    ("(func (param nullref))", one_func([0x71], [], []), "reference type 0x71 needs GC"),
-    ("(func (param (ref null none)))", one_func([ref(0x71)], [], []), "heap type 0x71 needs GC"),
-    ("(func (local anyref))", one_func([], [], [], locals_=[(1, 0x6E)]), "reference type 0x6e needs GC"),
-    ("(func (drop (ref.null eq)))", one_func([], [], [0xD0, 0x6D, 0x1A]), "heap type 0x6d needs GC"),
+    ("(func (drop (ref.null none)))", one_func([], [], [0xD0, 0x71, 0x1A]), "heap type 0x71 (none) needs the GC proposal"),
+    ("(func (param nullref))", one_func([0x71], [], []), "reference type 0x71 (none) needs the GC proposal"),
+    ("(func (param (ref null none)))", one_func([ref(0x71)], [], []), "heap type 0x71 (none) needs the GC proposal"),
+    ("(func (local anyref))", one_func([], [], [], locals_=[(1, 0x6E)]), "reference type 0x6e (any) needs the GC proposal"),
+    ("(func (drop (ref.null eq)))", one_func([], [], [0xD0, 0x6D, 0x1A]), "heap type 0x6d (eq) needs the GC proposal"),
 ]
 
 

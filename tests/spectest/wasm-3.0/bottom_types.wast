@@ -91,8 +91,8 @@
 
 ;; Not the spec: weft refuses GC's heap types (those of the any hierarchy)
 ;; as malformed until it implements GC (src/module/types.c).
-(assert_malformed (module (func (drop (ref.null none)))) "heap type 0x71 needs GC")
-(assert_malformed (module (func (param nullref))) "reference type 0x71 needs GC")
-(assert_malformed (module (func (param (ref null none)))) "heap type 0x71 needs GC")
-(assert_malformed (module (func (local anyref))) "reference type 0x6e needs GC")
-(assert_malformed (module (func (drop (ref.null eq)))) "heap type 0x6d needs GC")
+(assert_malformed (module (func (drop (ref.null none)))) "heap type 0x71 (none) needs the GC proposal")
+(assert_malformed (module (func (param nullref))) "reference type 0x71 (none) needs the GC proposal")
+(assert_malformed (module (func (param (ref null none)))) "heap type 0x71 (none) needs the GC proposal")
+(assert_malformed (module (func (local anyref))) "reference type 0x6e (any) needs the GC proposal")
+(assert_malformed (module (func (drop (ref.null eq)))) "heap type 0x6d (eq) needs the GC proposal")
