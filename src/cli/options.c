@@ -64,9 +64,9 @@ const cli_option cli_options[] = {
     {CLI_OPT_DETERMINISTIC, "--deterministic", "SEED",
      "Run deterministically: one runner, threads giving way after a number of executed safe "
      "points and picked in an order both drawn from SEED (a number), virtual clocks that "
-     "advance with executed work, random_get seeded by SEED, blocking reads waited for in "
-     "place. The same SEED and inputs give the same interleaving and output "
-     "(docs/sched.md)."},
+     "advance with executed work, random_get seeded by SEED, a blocking read parked until "
+     "no other thread can run (or a virtual second has passed), then waited for in place. "
+     "The same SEED and inputs give the same interleaving and output (docs/sched.md)."},
     {CLI_OPT_EXPLORE, "--explore", "N",
      "Run the program N times deterministically, with seeds S to S+N-1 (--explore-seed S, "
      "default 1), stdin empty and stdout kept in memory; print each distinct outcome (how "

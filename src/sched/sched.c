@@ -97,6 +97,10 @@
    clock's virtual epoch (2023-11-14T22:13:20Z). */
 #define SCHED_DET_NS_PER_POINT 4
 #define SCHED_DET_START_NS 1000000000ll
+/* Deterministic mode: the longest a blocking read stays parked while other
+   agents run or sleep (virtual ns: 250 M safe points), so an agent that
+   spins waiting for what the reader will read is not starved for ever. */
+#define SCHED_DET_IO_LIMIT_NS 1000000000ll
 #define SCHED_DET_EPOCH_NS 1700000000000000000ll
 /* Cooperative mode: a call's default budget, and how many executed safe
    points a timed slice runs between two reads of the clock: the first
@@ -546,6 +550,16 @@ void sched_agent_clock_advance(const sched_agent *a, int64_t to) {
     if (s->det && ahead > 0) atomic_fetch_add_explicit(&s->vclock, ahead, memory_order_relaxed);
 }
 
+int sched_agent_det_io_wait(sched_agent *a, int64_t deadline, const char *what) {
+    /* Parked as a sleep until the wait's own deadline or the limit,
+       whichever comes first; the runner takes it earlier when nothing
+       else is due (sched_runner_main). */
+    int64_t limit = sched_agent_clock(a) + SCHED_DET_IO_LIMIT_NS;
+    int r = sched_agent_wait_io(a, NULL, 0, deadline >= 0 && deadline < limit ? deadline : limit, what);
+    if (r == 0) a->det_io = true;
+    return r;
+}
+
 void sched_agent_random(const sched_agent *a, void *buf, size_t len) {
     weft_sched *s = a->group->sched;
     pthread_mutex_lock(&s->lock);
@@ -849,6 +863,14 @@ static void *sched_runner_main(void *arg) {
         sched_agent *a = NULL;
         bool spun = false;
         while (!s->stopping && !(a = s->det ? sched_take_random_locked(s) : sched_take_locked(s))) {
+            if (s->det && s->timers.len && s->timers.data[0]->det_io) {
+                /* Every agent waits, and the first deadline is a blocking
+                   read's (sched_agent_det_io_wait): its wait is made
+                   again now, in place (it holds the one runner until its
+                   data is there), and the clock stays where it is. */
+                sched_ready_locked(s, s->timers.data[0], EXEC_WAKE_IO);
+                continue;
+            }
             if (s->det && s->timers.len) {
                 /* Every agent waits: the virtual clock jumps to the
                    earliest deadline. */

@@ -43,6 +43,11 @@ struct sched_agent {
     struct pollfd *io, io_one;
     size_t nio;
     uint64_t slice_given;    /* deterministic mode: safe points of this step */
+    /* Deterministic mode: parked on a wait on fds (a blocking read) until
+       no other agent is ready (sched_agent_det_io_wait); set by its own
+       step, cleared when its wait is made again (only the one runner
+       touches it). */
+    bool det_io;
     int64_t prio;            /* deterministic PCT: its priority (higher runs) */
     uint64_t coop_call;      /* cooperative mode: the last run_until_idle
                                 call that gave it a slice (under the lock) */
@@ -154,6 +159,16 @@ void sched_agent_random(const sched_agent *a, void *buf, size_t len);
 /* Deterministic mode: moves the virtual clock on to `to` (a wait that
    passed its deadline in place); no effect otherwise. */
 void sched_agent_clock_advance(const sched_agent *a, int64_t to);
+/* Deterministic mode, from a restartable host call of the running agent
+   `a` that would wait on fds: parks `a` (returns 0; the call returns
+   WEFT_SUSPENDED) until the first of: no other agent is ready and no
+   other deadline comes before its own; its `deadline` (on the virtual
+   clock, -1 = none); one second of virtual time (SCHED_DET_IO_LIMIT_NS);
+   a poke. The call is then made again, and a->det_io tells it to wait in
+   place. So the point where a blocking read returns depends on the
+   schedule alone, not on when its data came, and the other agents run
+   meanwhile. -errno when it cannot park (then wait in place at once). */
+int sched_agent_det_io_wait(sched_agent *a, int64_t deadline, const char *what);
 
 /* park.c: a restartable blocking WASI call (wait->restartable) of the
    running agent `a`'s own execution. Polls wait->fds once without

@@ -34,9 +34,13 @@
 #include "threads.h"
 
 /* Deterministic mode (a seed fixes the schedule): sleeps park on the
-   virtual clock; a wait on fds holds the one runner, so the schedule
-   goes on only once its data is there (the point where the read returns
-   is then fixed), its timeout measured in real time from the virtual
+   virtual clock. A wait on fds that can be made again parks first,
+   whether its data is there or not, until no other agent is ready
+   (sched_agent_det_io_wait), so the others run meanwhile (a thread that
+   traps ends the program while another waits on an empty pipe: issue
+   39); made again, it waits in place, holding the one runner until its
+   data is there, so the point where the read returns depends on the
+   schedule alone. Its timeout is measured in real time from the virtual
    time left, after which the virtual clock moves on to the deadline.
    Returns what the blocker returns; false: an fd wait, for the caller
    to make in place with *real_deadline. */
@@ -54,6 +58,18 @@ static bool thr_block_det(sched_agent *agent, wasi_wait *wait, int *result, int6
             *result = 0;
         }
         return true;
+    }
+    bool again = agent->det_io; /* the same call, made again after its park */
+    agent->det_io = false;
+    if (!again && wait->restartable && wait->caller && wait->caller->exec == agent->exec &&
+        !(wait->deadline >= 0 && now >= wait->deadline) &&
+        !(atomic_load_explicit(&agent->exec->attention, memory_order_relaxed) & WEFT_ATTN_STOP)) {
+        char what[64];
+        wasi_wait_describe(wait, what, sizeof what);
+        if (sched_agent_det_io_wait(agent, wait->deadline, what) == 0) {
+            *result = WASI_BLOCK_PARKED;
+            return true;
+        }
     }
     *real_deadline = wait->deadline < 0 ? -1 : base_now_ns() + (wait->deadline > now ? wait->deadline - now : 0);
     return false;

@@ -4,8 +4,9 @@
 # mode (os: --sched os, an OS thread per wasm thread; pool: --sched pool,
 # agents on runner threads; det:N: --deterministic N; pct:N: the same with
 # --pct 3; SCHED="pool" picks
-# one). In deterministic mode a blocking read holds the one runner until
-# its data comes, so the scenarios that read stdin get it at once there.
+# one). In every mode, deterministic ones included, a thread blocked
+# reading a silent stdin pipe must not hold up the others (in
+# deterministic mode the read waits until no other thread can run).
 #   tests/threads/run.sh BUILD [COUNT]   runs every scenario COUNT times
 #                                        (default 1; stress.sh uses more)
 # Prints one line per failure and "N passed, N failed" last; exits non-zero
@@ -34,9 +35,8 @@ set_mode() {
     *) margs=(--sched "$MODE") ;;
     esac
 }
-# stdin of the scenarios that block reading it: open and silent for 30 s,
-# or (deterministic mode) empty.
-quiet_stdin() { if [ -n "$det" ]; then true; else sleep 30; fi; }
+# stdin of the scenarios that block reading it: open and silent for 30 s.
+quiet_stdin() { sleep 30; }
 
 # run NAME TIMEOUT ARGS... : runs weft, leaves rc, out, err, ms.
 run() {
@@ -150,6 +150,21 @@ case_trap_parked() {
     verdict trap_from_thread
 }
 
+# read_trap: the main thread reads a silent stdin while thread 2 traps;
+# the trap ends the program at once (issue 39: under --deterministic the
+# read held the one runner and the program hung until stdin closed).
+case_read_trap() {
+    local t0; t0=$(now_ms)
+    timeout -k 5 20 "$WEFT" run "${margs[@]}" "$W/read_trap.wasm" >"$TMP/out" 2>"$TMP/err" < <(quiet_stdin)
+    rc=$?
+    ms=$(( $(now_ms) - t0 ))
+    out=$(cat "$TMP/out"); err=$(cat "$TMP/err")
+    [ "$rc" -eq 134 ] || expect "exit $rc, expected 134"
+    has "$err" "error: thread 2: unreachable" || expect "no 'thread 2: unreachable'"
+    [ "$ms" -lt 5000 ] || expect "took ${ms} ms (limit 5000)"
+    verdict read_trap
+}
+
 # One runner (pool mode): a spinning waiter must not starve the thread
 # that sets its flag; a thread blocked in fd_read or a sleep must not hold
 # up the others. The runner may not even be replaced (--max-runners 1):
@@ -167,9 +182,7 @@ case_one_runner() {
         <"$TMP/in" >"$TMP/out" 2>"$TMP/err" &
     local pid=$! before=no
     exec 7>"$TMP/in"
-    [ -n "$det" ] && before=yes # the read holds the schedule: stdin comes at once
     for _ in $(seq 1 2000); do
-        [ -n "$det" ] && break
         if grep -q '^timeouts' "$TMP/out"; then before=yes; break; fi
         kill -0 "$pid" 2>/dev/null || break
         sleep 0.01
@@ -407,6 +420,7 @@ for ((round = 1; round <= COUNT; round++)); do
     case_deadlock
     case_exit
     case_trap_parked
+    case_read_trap
     case_one_runner
     case_many
     case_dump
