@@ -298,6 +298,33 @@ int64_t base_clock_ns(clockid_t clock) {
 
 int64_t base_now_ns(void) { return base_clock_ns(CLOCK_MONOTONIC); }
 
+/* This thread's stack floor: the lowest address a frame may be at before
+   base_native_stack_low says so (its stack's low end plus the reserve);
+   0 before the thread's first question, 1 when the bounds cannot be read
+   (nothing is refused then). Per thread, as the stack is: not state of
+   any runtime object. */
+static _Thread_local uintptr_t base_stack_floor;
+
+static uintptr_t base_stack_floor_read(void) {
+    uintptr_t floor = 1;
+    pthread_attr_t a;
+    if (pthread_getattr_np(pthread_self(), &a) != 0) return base_stack_floor = floor;
+    void *lo = NULL;
+    size_t size = 0;
+    /* A stack smaller than twice the reserve keeps half of itself. */
+    if (pthread_attr_getstack(&a, &lo, &size) == 0 && lo && size)
+        floor = (uintptr_t)lo + (size / 2 < BASE_NATIVE_STACK_RESERVE ? size / 2 : BASE_NATIVE_STACK_RESERVE);
+    pthread_attr_destroy(&a);
+    return base_stack_floor = floor;
+}
+
+bool base_native_stack_low(void) {
+    uintptr_t floor = base_stack_floor;
+    if (BASE_UNLIKELY(floor == 0)) floor = base_stack_floor_read();
+    /* The frame's own address (a local's would be on ASan's fake stack). */
+    return (uintptr_t)__builtin_frame_address(0) < floor;
+}
+
 int base_mutex_init_handoff(pthread_mutex_t *m) {
 #ifdef PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP
     pthread_mutexattr_t a;

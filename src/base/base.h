@@ -108,6 +108,30 @@ int64_t base_now_ns(void);
 /* clock_gettime(clock) in nanoseconds, or -1 when the clock cannot be read. */
 int64_t base_clock_ns(clockid_t clock);
 
+/* The native (C) stack. weft's wasm calls never recurse in C, but a host
+   function may call into wasm again (weft_func_call, wasm_func_call), and
+   each such level costs a few KB of this thread's stack. So every entry
+   into wasm (weft_exec_run of a started call) asks base_native_stack_low
+   first and refuses the entry with the trap "call stack exhausted" when
+   the frame asking is within BASE_NATIVE_STACK_RESERVE bytes of the end
+   of the thread's stack: room for the trap to be reported and handed
+   back, and for one more level of host code (docs/capi.md, "Native
+   stack"). The bounds come from the thread itself (pthread_getattr_np,
+   read on the thread's first entry and cached in a thread-local); a
+   thread whose bounds cannot be read is not checked. Sanitizer builds
+   use several times the stack per frame, so they keep a larger reserve. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define BASE_NATIVE_STACK_RESERVE (160u * 1024u)
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define BASE_NATIVE_STACK_RESERVE (160u * 1024u)
+#endif
+#endif
+#ifndef BASE_NATIVE_STACK_RESERVE
+#define BASE_NATIVE_STACK_RESERVE (48u * 1024u)
+#endif
+bool base_native_stack_low(void);
+
 /* A field no other shares a cache line with, wherever the struct is
    (malloc aligns to 16 bytes, not to a line): a flag one thread spins on
    while others write beside it would have its line taken away at each of

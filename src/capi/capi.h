@@ -55,6 +55,7 @@ typedef enum capi_kind {
 } capi_kind;
 
 typedef struct capi_trap capi_trap;
+typedef struct capi_call capi_call;
 
 typedef struct capi_obj {
     uint8_t kind;              /* capi_kind */
@@ -108,6 +109,8 @@ struct wasm_store_t {
        goes through weft_func_call. No atomics: one thread at a time. */
     weft_exec *exec;
     bool exec_busy;
+    /* The records of the call on `exec` (func.c), made with it. */
+    struct capi_call *call;
     BASE_VEC(weft_shared_memory *) shared; /* retained, released at delete */
 };
 

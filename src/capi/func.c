@@ -234,23 +234,50 @@ static capi_sig *capi_func_sig(capi_obj *o) {
 
 static wasm_trap_t *capi_func_call(const wasm_func_t *func, const wasm_val_vec_t *args, wasm_val_vec_t *results);
 
-/* weft_func_call on the store's own execution when it is free (no
-   atomics, no second check of the arguments: the store is one thread's),
-   else weft_func_call itself. */
-static weft_status capi_run(wasm_store_t *store, weft_func *f, const weft_val *a, uint32_t na, weft_val *r,
-                            uint32_t nr, weft_error *err) {
-    if (store->exec_busy || (!store->exec && !(store->exec = weft_exec_new(store->store))))
-        return weft_func_call(f, a, na, r, nr, err);
-    weft_exec *e = store->exec;
-    if (weft_exec_start(e, f, a, na) != WEFT_OK) /* let weft_func_call say why */
-        return weft_func_call(f, a, na, r, nr, err);
-    store->exec_busy = true;
+/* The records of one call from the host (numbers of the fast path, and
+   the weft_error a failure is told in): the store's own (store->call)
+   while its execution is free, else (a call from inside a host function)
+   one of the heap's, so a host re-entering wasm spends little C stack per
+   level (issue 39). */
+struct capi_call {
+    weft_error err;
+    weft_val a[CAPI_SMALL], r[CAPI_SMALL];
+};
+
+/* The records for a call in `store`; NULL when out of memory. Given back
+   with capi_call_end. */
+static capi_call *capi_call_begin(wasm_store_t *store) {
+    if (store->exec_busy) return malloc(sizeof(capi_call));
+    if (!store->call) store->call = malloc(sizeof(capi_call));
+    return store->call;
+}
+
+static void capi_call_end(wasm_store_t *store, capi_call *c) {
+    if (c != store->call) free(c);
+}
+
+/* Runs `f` with `c`'s records: a on the way in (na of them), r on the way
+   out (nr). weft_func_call on the store's own execution when it is free
+   (no atomics, no second check of the arguments: the store is one
+   thread's), else weft_func_call itself. NULL when the call returned, else
+   the trap (or NULL's stand-in when out of memory). */
+static capi_obj *capi_run(wasm_store_t *store, weft_func *f, capi_call *c, const weft_val *a, uint32_t na,
+                          weft_val *r, uint32_t nr) {
     weft_status st;
-    do st = weft_exec_run(e, err);
-    while (st == WEFT_SUSPENDED);
-    store->exec_busy = false;
-    if (st == WEFT_OK) st = weft_exec_results(e, r, nr);
-    return st;
+    if (store->exec_busy || (!store->exec && !(store->exec = weft_exec_new(store->store))) ||
+        weft_exec_start(store->exec, f, a, na) != WEFT_OK) { /* let weft_func_call say why */
+        st = weft_func_call(f, a, na, r, nr, &c->err);
+    } else {
+        weft_exec *e = store->exec;
+        store->exec_busy = true;
+        do st = weft_exec_run(e, &c->err);
+        while (st == WEFT_SUSPENDED);
+        store->exec_busy = false;
+        if (st == WEFT_OK) st = weft_exec_results(e, r, nr);
+    }
+    if (BASE_LIKELY(st == WEFT_OK)) return NULL;
+    capi_obj *trap = capi_trap_from_error(store, &c->err, st, capi_func_instance(f));
+    return trap ? trap : capi_trap_fmt("out of memory");
 }
 
 own wasm_trap_t *wasm_func_call(const wasm_func_t *func, const wasm_val_vec_t *args, wasm_val_vec_t *results) {
@@ -260,24 +287,25 @@ own wasm_trap_t *wasm_func_call(const wasm_func_t *func, const wasm_val_vec_t *a
     if (!sig || !sig->numeric || !args || !results || args->size != sig->nparams ||
         results->size != sig->nresults || (sig->nparams && !args->data) || (sig->nresults && !results->data))
         return capi_func_call(func, args, results);
-    weft_val a[CAPI_SMALL], r[CAPI_SMALL];
-    for (uint32_t i = 0; i < sig->nparams; i++) {
+    for (uint32_t i = 0; i < sig->nparams; i++)
         if (BASE_UNLIKELY(args->data[i].kind != sig->kinds[i])) return capi_func_call(func, args, results);
-        a[i].type = sig->types[i];
-        memcpy(&a[i].of, &args->data[i].of, 8);
+    wasm_store_t *store = o->store;
+    capi_call *c = capi_call_begin(store);
+    if (!c) return (wasm_trap_t *)capi_trap_fmt("wasm_func_call: out of memory");
+    for (uint32_t i = 0; i < sig->nparams; i++) {
+        c->a[i].type = sig->types[i];
+        memcpy(&c->a[i].of, &args->data[i].of, 8);
     }
-    weft_error err;
-    weft_status st = capi_run(o->store, o->of.func, a, sig->nparams, r, sig->nresults, &err);
-    if (BASE_UNLIKELY(st != WEFT_OK)) {
-        capi_obj *trap = capi_trap_from_error(o->store, &err, st, capi_func_instance(o->of.func));
-        return (wasm_trap_t *)(trap ? trap : capi_trap_fmt("out of memory"));
+    capi_obj *trap = capi_run(store, o->of.func, c, c->a, sig->nparams, c->r, sig->nresults);
+    if (BASE_LIKELY(!trap)) {
+        const wasm_valkind_t *rk = sig->kinds + sig->nparams;
+        for (uint32_t i = 0; i < sig->nresults; i++) {
+            results->data[i].kind = rk[i];
+            memcpy(&results->data[i].of, &c->r[i].of, 8);
+        }
     }
-    const wasm_valkind_t *rk = sig->kinds + sig->nparams;
-    for (uint32_t i = 0; i < sig->nresults; i++) {
-        results->data[i].kind = rk[i];
-        memcpy(&results->data[i].of, &r[i].of, 8);
-    }
-    return NULL;
+    capi_call_end(store, c);
+    return (wasm_trap_t *)trap;
 }
 
 /* Any call: references, v128 refused, lenient result room. */
@@ -296,9 +324,9 @@ static wasm_trap_t *capi_func_call(const wasm_func_t *func, const wasm_val_vec_t
        trap example passes an empty vector for a function with a result). */
     size_t nkeep = nres < ft.nresults ? nres : ft.nresults;
     nres = ft.nresults;
-    weft_val small_a[CAPI_SMALL], small_r[CAPI_SMALL];
-    weft_val *a = nargs <= CAPI_SMALL ? small_a : base_calloc(nargs, sizeof *a);
-    weft_val *r = nres <= CAPI_SMALL ? small_r : base_calloc(nres, sizeof *r);
+    capi_call *c = capi_call_begin(store);
+    weft_val *a = !c ? NULL : nargs <= CAPI_SMALL ? c->a : base_calloc(nargs, sizeof *a);
+    weft_val *r = !c ? NULL : nres <= CAPI_SMALL ? c->r : base_calloc(nres, sizeof *r);
     capi_obj *trap = NULL;
     if (!a || !r) {
         trap = capi_trap_fmt("wasm_func_call: out of memory");
@@ -318,13 +346,8 @@ static wasm_trap_t *capi_func_call(const wasm_func_t *func, const wasm_val_vec_t
             goto out;
         }
     }
-    weft_error err;
-    weft_status st = weft_func_call(f, a, nargs, r, nres, &err);
-    if (st != WEFT_OK) {
-        trap = capi_trap_from_error(store, &err, st, capi_func_instance(f));
-        if (!trap) trap = capi_trap_fmt("out of memory");
-        goto out;
-    }
+    trap = capi_run(store, f, c, a, (uint32_t)nargs, r, (uint32_t)nres);
+    if (trap) goto out;
     for (size_t i = 0; i < nkeep; i++) {
         int num = capi_num_kind(r[i].type);
         if (num >= 0) {
@@ -340,7 +363,8 @@ static wasm_trap_t *capi_func_call(const wasm_func_t *func, const wasm_val_vec_t
         }
     }
 out:
-    if (a && a != small_a) free(a);
-    if (r && r != small_r) free(r);
+    if (c && a && a != c->a) free(a);
+    if (c && r && r != c->r) free(r);
+    if (c) capi_call_end(store, c);
     return (wasm_trap_t *)trap;
 }

@@ -175,6 +175,7 @@ void wasm_store_delete(own wasm_store_t *store) {
     /* 2. The weft objects (host functions' env finalizers run here). */
     weft_linker_free(store->wasi_linker);
     weft_exec_free(store->exec);
+    free(store->call);
     weft_store_free(store->store);
     for (size_t i = 0; i < store->shared.len; i++) weft_shared_memory_release(store->shared.data[i]);
     BASE_VEC_FREE(store->shared);

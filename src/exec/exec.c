@@ -309,6 +309,16 @@ weft_status weft_exec_run(weft_exec *e, weft_error *err) {
     if (!e) return base_fail(err, WEFT_ERR_MISUSE, "weft_exec_run: NULL exec");
     if (e->state != EXEC_READY && e->state != EXEC_SUSPENDED && e->state != EXEC_PARKED)
         return base_fail(err, WEFT_ERR_MISUSE, "weft_exec_run: nothing to run (call weft_exec_start first)");
+    /* A new call is an entry into wasm, perhaps from a host function
+       called by wasm on this thread: refused while the native stack is
+       nearly spent (base.h), so a host re-entering wasm without end gets
+       a trap, not a crash. Resuming a paused call adds no level. */
+    if (e->state == EXEC_READY && BASE_UNLIKELY(base_native_stack_low())) {
+        e->state = EXEC_IDLE;
+        base_fail(err, WEFT_ERR_TRAP, "%s", weft_trap_message(WEFT_TRAP_STACK_EXHAUSTED));
+        if (err) err->trap = WEFT_TRAP_STACK_EXHAUSTED;
+        return WEFT_ERR_TRAP;
+    }
     if (!e->entry->code) {
         if (e->state == EXEC_READY) e->host_word = 0;
         else if (atomic_load_explicit(&e->attention, memory_order_relaxed) & WEFT_ATTN_STOP) {
@@ -406,9 +416,9 @@ void exec_fuel_return(weft_exec *e) {
 weft_status exec_call_host(weft_exec *e, weft_func *f, weft_instance *caller_inst, uint64_t *slots,
                            weft_error *err) {
     const mod_functype *ft = f->type;
-    weft_val small_args[16], small_res[16];
-    weft_val *args = ft->nparams <= 16 ? small_args : malloc(ft->nparams * sizeof *args);
-    weft_val *res = ft->nresults <= 16 ? small_res : malloc(ft->nresults * sizeof *res);
+    weft_val *small_args = e->host_args, *small_res = e->host_res;
+    weft_val *args = ft->nparams <= EXEC_HOST_SMALL ? small_args : malloc(ft->nparams * sizeof *args);
+    weft_val *res = ft->nresults <= EXEC_HOST_SMALL ? small_res : malloc(ft->nresults * sizeof *res);
     weft_status st;
     if (!args || !res) {
         st = base_fail(err, WEFT_ERR_NOMEM, "out of memory calling a host function");
@@ -419,15 +429,15 @@ weft_status exec_call_host(weft_exec *e, weft_func *f, weft_instance *caller_ins
         at += rt_val_slots(ft->params[i]);
     }
     for (uint32_t i = 0; i < ft->nresults; i++) res[i] = rt_val_from_bits(ft->results[i], 0);
-    weft_caller caller;
-    caller.inst = caller_inst;
-    caller.exec = e;
-    caller.exit_code = 0;
-    caller.message[0] = 0;
+    weft_caller *caller = &e->host_caller;
+    caller->inst = caller_inst;
+    caller->exec = e;
+    caller->exit_code = 0;
+    caller->message[0] = 0;
     /* (Only this thread writes in_host: plain stores, no locked add.) */
     uint32_t calls = atomic_load_explicit(&e->in_host, memory_order_relaxed);
     atomic_store_explicit(&e->in_host, calls + 1, memory_order_relaxed);
-    st = f->host(&caller, f->env, args, res);
+    st = f->host(caller, f->env, args, res);
     atomic_store_explicit(&e->in_host, calls + 2, memory_order_relaxed);
     if (st == WEFT_OK) {
         for (uint32_t i = 0, at = 0; i < ft->nresults; i++) {
@@ -435,17 +445,17 @@ weft_status exec_call_host(weft_exec *e, weft_func *f, weft_instance *caller_ins
             at += rt_val_put(slots + at, res[i]);
         }
     } else if (st == WEFT_ERR_EXIT) {
-        base_fail(err, WEFT_ERR_EXIT, "exit with code %d", (int)caller.exit_code);
-        if (err) err->exit_code = caller.exit_code;
+        base_fail(err, WEFT_ERR_EXIT, "exit with code %d", (int)caller->exit_code);
+        if (err) err->exit_code = caller->exit_code;
     } else if (st == WEFT_ERR_EXCEPTION && e->host_thrown) {
         /* Thrown (weft_caller_throw): the interpreter unwinds its caller;
            a host function called directly reports it as uncaught. */
         exec_uncaught(e, e->host_thrown, caller_inst, err, NULL, NULL, 0);
     } else if (st == WEFT_ERR_TRAP) {
-        base_fail(err, WEFT_ERR_TRAP, "%s", caller.message[0] ? caller.message : "host function trapped");
+        base_fail(err, WEFT_ERR_TRAP, "%s", caller->message[0] ? caller->message : "host function trapped");
         if (err) err->trap = WEFT_TRAP_HOST; /* also when the host function is the entry */
     } else {
-        base_fail(err, st, "host function failed: %s", caller.message[0] ? caller.message : weft_status_name(st));
+        base_fail(err, st, "host function failed: %s", caller->message[0] ? caller->message : weft_status_name(st));
     }
 out:
     if (args && args != small_args) free(args);

@@ -94,6 +94,17 @@ typedef struct exec_waiter {
 #define EXEC_ATTN_REQUESTS (WEFT_ATTN_SUSPEND | WEFT_ATTN_STOP)
 #define EXEC_FUEL_CHUNK 1024u
 
+struct weft_caller {
+    weft_instance *inst;  /* calling instance, may be NULL */
+    weft_exec *exec;
+    int32_t exit_code;
+    char message[WEFT_ERROR_MESSAGE_MAX];
+};
+
+/* Host calls of up to this many parameters (and results) take their
+   values from the execution's own arrays (exec_call_host). */
+#define EXEC_HOST_SMALL 16
+
 struct weft_exec {
     weft_store *store;
     _Atomic uint32_t attention; /* WEFT_ATTN_* requests, EXEC_ATTN_FUEL */
@@ -154,6 +165,12 @@ struct weft_exec {
     /* The exception a host function threw (weft_caller_throw), taken by
        the interpreter when the function returns WEFT_ERR_EXCEPTION. */
     weft_exn *host_thrown;
+    /* The records of the host call in progress (an execution makes one at
+       a time; a host function that calls wasm again does so on another
+       execution). Here rather than on the C stack, which a host
+       re-entering wasm spends per level (issue 39). */
+    weft_caller host_caller;
+    weft_val host_args[EXEC_HOST_SMALL], host_res[EXEC_HOST_SMALL];
 
     /* What the interpreter's call checks compare with (interp.c's
        `enter`): the operand slots [stack, commit_end) and the frame records
@@ -209,12 +226,6 @@ void exec_budget_detach(weft_exec *e);
 #define EXEC_BUDGET_STACK_MSG                                                        \
     "call stack exhausted: the memory budget (max_memory_bytes) has no room for the thread's stack"
 
-struct weft_caller {
-    weft_instance *inst;  /* calling instance, may be NULL */
-    weft_exec *exec;
-    int32_t exit_code;
-    char message[WEFT_ERROR_MESSAGE_MAX];
-};
 
 /* A new execution with `stack_bytes` of operand stack (rounded up to a
    page) and room for `max_depth` frames, reserved in one mapping and
