@@ -400,8 +400,8 @@ WASM_API_EXTERN own wasm_foreign_t *wasm_foreign_new(wasm_store_t *store);
 WASM_DECLARE_SHARABLE_REF(module)
 
 /* Decodes, validates and compiles `binary` (copied) with the store's
-   engine. NULL when the bytes are not a valid module (the reason can be
-   read with weft_wasm_last_error, weft_wasm.h) or memory runs out. */
+   engine. NULL when the bytes are not a valid module or memory runs out;
+   weft_wasm_module_new (weft_wasm.h) does the same and says why. */
 WASM_API_EXTERN own wasm_module_t *wasm_module_new(wasm_store_t *store, const wasm_byte_vec_t *binary);
 /* True when `binary` is a valid module. */
 WASM_API_EXTERN bool wasm_module_validate(wasm_store_t *store, const wasm_byte_vec_t *binary);
@@ -412,12 +412,15 @@ WASM_API_EXTERN void wasm_module_exports(const wasm_module_t *module, own wasm_e
 
 /* Bytes that wasm_module_deserialize turns back into the module, with any
    engine of the same libweft version. weft's form is a short header (magic
-   "weftmod", format version, length) followed by the module's binary: weft
-   translates functions lazily on first call, so there is no machine code
-   worth keeping, and deserializing validates again (it accepts nothing
-   that wasm_module_new would not). An empty vector when out of memory.
-   wasm_module_deserialize gives NULL for bytes not made by
-   wasm_module_serialize or not a valid module. */
+   "weftmod", format version, length, the weft version that wrote it, a
+   64-bit checksum of header and module) followed by the module's binary:
+   weft translates functions lazily on first call, so there is no machine
+   code worth keeping, and deserializing validates again (it accepts
+   nothing that wasm_module_new would not). An empty vector when out of
+   memory. wasm_module_deserialize gives NULL for bytes not made by
+   wasm_module_serialize (of this weft version), altered since (the
+   checksum: even a change that leaves a valid module), or not a valid
+   module; weft_wasm_module_deserialize (weft_wasm.h) says which. */
 WASM_API_EXTERN void wasm_module_serialize(const wasm_module_t *module, own wasm_byte_vec_t *out);
 WASM_API_EXTERN own wasm_module_t *wasm_module_deserialize(wasm_store_t *store, const wasm_byte_vec_t *bytes);
 
@@ -452,12 +455,15 @@ WASM_API_EXTERN size_t wasm_func_param_arity(const wasm_func_t *func);
 WASM_API_EXTERN size_t wasm_func_result_arity(const wasm_func_t *func);
 
 /* Calls `func` on this thread. `args` must hold the parameters, of their
-   kinds; `results` gets the results (its values are overwritten;
-   references put there are owned by the caller): as many as fit, the rest
-   dropped, as other engines do, so give it the result arity. NULL on
+   kinds; `results` must have one place per result (the result arity,
+   wasm_func_result_arity) and gets the results (its values are
+   overwritten; references put there are owned by the caller). NULL on
    success, else an owned trap: the guest's trap, a host function's, a WASI
-   exit (weft_wasm_trap_exit_code), or a wrong call (wrong count or kind of
-   arguments: a trap saying which) — never a crash. */
+   exit (weft_wasm_trap_exit_code), or a wrong call (a wrong count or kind
+   of arguments, a results vector of another size: a trap saying which,
+   and nothing runs) — never a crash. A call from inside a host function
+   is refused with the trap "call stack exhausted" when the thread's
+   native stack is nearly spent (docs/capi.md, "Native stack"). */
 WASM_API_EXTERN own wasm_trap_t *wasm_func_call(const wasm_func_t *func, const wasm_val_vec_t *args,
                                                 wasm_val_vec_t *results);
 

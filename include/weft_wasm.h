@@ -43,6 +43,15 @@ WEFT_API bool weft_wasm_extern(const wasm_extern_t *ext, weft_extern *out);
    the status and message (byte offset, function) on NULL. */
 WEFT_API wasm_module_t *weft_wasm_module_new(wasm_store_t *store, const wasm_byte_vec_t *binary,
                                              weft_error *err);
+/* wasm_module_deserialize with the reason for a failure: `err` (may be
+   NULL) gets the status and message on NULL. Bytes not made by
+   wasm_module_serialize, made by another weft version or serialization
+   format, truncated, or altered anywhere (a checksum covers the header
+   and the module: a change that still makes a valid module is refused
+   too) are WEFT_ERR_MALFORMED with a message saying which; then the
+   module is decoded and validated as weft_wasm_module_new does. */
+WEFT_API wasm_module_t *weft_wasm_module_deserialize(wasm_store_t *store, const wasm_byte_vec_t *bytes,
+                                                     weft_error *err);
 /* True when `trap` is a WASI proc_exit (or proc_raise) rather than a trap:
    *code (may be NULL) gets the exit code. */
 WEFT_API bool weft_wasm_trap_exit_code(const wasm_trap_t *trap, int32_t *code);

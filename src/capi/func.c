@@ -308,7 +308,7 @@ own wasm_trap_t *wasm_func_call(const wasm_func_t *func, const wasm_val_vec_t *a
     return (wasm_trap_t *)trap;
 }
 
-/* Any call: references, v128 refused, lenient result room. */
+/* Any call: references, v128 refused, one result place per result. */
 static wasm_trap_t *capi_func_call(const wasm_func_t *func, const wasm_val_vec_t *args, wasm_val_vec_t *results) {
     weft_func *f = capi_func_of(func);
     if (!f) return (wasm_trap_t *)capi_trap_fmt("wasm_func_call: not a function of a live store");
@@ -318,12 +318,13 @@ static wasm_trap_t *capi_func_call(const wasm_func_t *func, const wasm_val_vec_t
     if (nargs != ft.nparams || (nargs && !args->data))
         return (wasm_trap_t *)capi_trap_fmt("wasm_func_call: %zu arguments for a function of %u parameters",
                                             nargs, ft.nparams);
+    /* The results vector must have one place per result, as wasmtime's
+       Func::call requires: a shorter one used to drop the rest unseen. */
+    if (nres != ft.nresults)
+        return (wasm_trap_t *)capi_trap_fmt("wasm_func_call: a results vector of size %zu for a function of %u "
+                                            "results (make it with wasm_func_result_arity)", nres, ft.nresults);
     if (nres && !results->data)
         return (wasm_trap_t *)capi_trap_fmt("wasm_func_call: a results vector of size %zu without data", nres);
-    /* Results that do not fit are dropped, as wasmtime and V8 do (upstream's
-       trap example passes an empty vector for a function with a result). */
-    size_t nkeep = nres < ft.nresults ? nres : ft.nresults;
-    nres = ft.nresults;
     capi_call *c = capi_call_begin(store);
     weft_val *a = !c ? NULL : nargs <= CAPI_SMALL ? c->a : base_calloc(nargs, sizeof *a);
     weft_val *r = !c ? NULL : nres <= CAPI_SMALL ? c->r : base_calloc(nres, sizeof *r);
@@ -348,7 +349,7 @@ static wasm_trap_t *capi_func_call(const wasm_func_t *func, const wasm_val_vec_t
     }
     trap = capi_run(store, f, c, a, (uint32_t)nargs, r, (uint32_t)nres);
     if (trap) goto out;
-    for (size_t i = 0; i < nkeep; i++) {
+    for (size_t i = 0; i < nres; i++) {
         int num = capi_num_kind(r[i].type);
         if (num >= 0) {
             results->data[i].kind = (wasm_valkind_t)num;

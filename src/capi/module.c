@@ -117,12 +117,34 @@ own wasm_module_t *wasm_module_obtain(wasm_store_t *store, const wasm_shared_mod
 
 /* ---- serialization ---- */
 
-/* "weftmod\0", a format version (u32, little-endian), the binary's length
-   (u64, little-endian), then the module's binary, which weft keeps (its
-   lazy translation reads function bodies from it). */
+/* The serialized form, all numbers little-endian:
+     0  "weftmod\0"
+     8  format version (u32): 2
+    12  the binary's length (u64)
+    20  the weft version that wrote it (WEFT_VERSION, NUL-padded to 16)
+    36  checksum (u64): 64-bit FNV-1a over bytes 0-35 and the binary
+    44  the module's binary, which weft keeps (its lazy translation reads
+        function bodies from it)
+   Deserializing checks all of it before the binary is decoded and
+   validated again, so bytes altered on disk or in transit are refused
+   even when they still make a valid module (format 1, before issue 39,
+   had no checksum and is refused). */
 #define CAPI_SER_MAGIC "weftmod"
-#define CAPI_SER_VERSION 1u
-#define CAPI_SER_HEADER 20u
+#define CAPI_SER_VERSION 2u
+#define CAPI_SER_TAG 16u
+#define CAPI_SER_SUM_AT 36u
+#define CAPI_SER_HEADER 44u
+
+static uint64_t capi_fnv1a(uint64_t h, const uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* The checksum of a serialized module of `len` binary bytes at p. */
+static uint64_t capi_ser_sum(const uint8_t *p, size_t len) {
+    uint64_t h = capi_fnv1a(0xcbf29ce484222325ull, p, CAPI_SER_SUM_AT);
+    return capi_fnv1a(h, p + CAPI_SER_HEADER, len);
+}
 
 void wasm_module_serialize(const wasm_module_t *module, own wasm_byte_vec_t *out) {
     const weft_module *m = capi_module_of(module);
@@ -131,21 +153,61 @@ void wasm_module_serialize(const wasm_module_t *module, own wasm_byte_vec_t *out
     wasm_byte_vec_new_uninitialized(out, bytes ? CAPI_SER_HEADER + len : 0);
     if (!out->size) return;
     uint8_t *p = (uint8_t *)out->data;
+    memset(p, 0, CAPI_SER_HEADER);
     memcpy(p, CAPI_SER_MAGIC, 8); /* with its NUL */
     for (int i = 0; i < 4; i++) p[8 + i] = (uint8_t)(CAPI_SER_VERSION >> (8 * i));
     for (int i = 0; i < 8; i++) p[12 + i] = (uint8_t)((uint64_t)len >> (8 * i));
+    strncpy((char *)p + 20, WEFT_VERSION, CAPI_SER_TAG - 1);
     memcpy(p + CAPI_SER_HEADER, bytes, len);
+    uint64_t sum = capi_ser_sum(p, len);
+    for (int i = 0; i < 8; i++) p[CAPI_SER_SUM_AT + i] = (uint8_t)(sum >> (8 * i));
+}
+
+/* Fills err (may be NULL) with a refusal; returns NULL. */
+static wasm_module_t *capi_ser_refuse(weft_error *err, weft_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static wasm_module_t *capi_ser_refuse(weft_error *err, weft_status st, const char *fmt, ...) {
+    if (!err) return NULL;
+    memset(err, 0, sizeof *err);
+    err->status = st;
+    int n = snprintf(err->message, sizeof err->message, "wasm_module_deserialize: ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message + n, sizeof err->message - (size_t)n, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+
+wasm_module_t *weft_wasm_module_deserialize(wasm_store_t *store, const wasm_byte_vec_t *bytes, weft_error *err) {
+    if (!store || !bytes || (bytes->size && !bytes->data))
+        return capi_ser_refuse(err, WEFT_ERR_MISUSE, "NULL argument");
+    const uint8_t *p = (const uint8_t *)bytes->data;
+    if (bytes->size < CAPI_SER_HEADER || memcmp(p, CAPI_SER_MAGIC, 8) != 0)
+        return capi_ser_refuse(err, WEFT_ERR_MALFORMED, "not bytes made by wasm_module_serialize "
+                                                        "(no \"weftmod\" header of %u bytes)", CAPI_SER_HEADER);
+    uint32_t version = 0;
+    uint64_t len = 0, sum = 0;
+    for (int i = 0; i < 4; i++) version |= (uint32_t)p[8 + i] << (8 * i);
+    for (int i = 0; i < 8; i++) len |= (uint64_t)p[12 + i] << (8 * i);
+    for (int i = 0; i < 8; i++) sum |= (uint64_t)p[CAPI_SER_SUM_AT + i] << (8 * i);
+    if (version != CAPI_SER_VERSION)
+        return capi_ser_refuse(err, WEFT_ERR_MALFORMED, "serialized in format %u; this weft (%s) reads "
+                               "format %u: serialize the module again", version, WEFT_VERSION, CAPI_SER_VERSION);
+    char tag[CAPI_SER_TAG + 1] = {0};
+    memcpy(tag, p + 20, CAPI_SER_TAG);
+    if (strcmp(tag, WEFT_VERSION) != 0)
+        return capi_ser_refuse(err, WEFT_ERR_MALFORMED, "serialized by weft %.16s; this is weft %s: "
+                               "serialize the module again", tag, WEFT_VERSION);
+    if (len != bytes->size - CAPI_SER_HEADER)
+        return capi_ser_refuse(err, WEFT_ERR_MALFORMED, "the header says %llu bytes of module and %zu follow "
+                               "(truncated or padded)", (unsigned long long)len, bytes->size - CAPI_SER_HEADER);
+    if (capi_ser_sum(p, (size_t)len) != sum)
+        return capi_ser_refuse(err, WEFT_ERR_MALFORMED, "checksum mismatch: the serialized bytes were altered "
+                                                        "or corrupted after wasm_module_serialize");
+    wasm_byte_vec_t binary = {(size_t)len, (wasm_byte_t *)(p + CAPI_SER_HEADER)};
+    return weft_wasm_module_new(store, &binary, err);
 }
 
 own wasm_module_t *wasm_module_deserialize(wasm_store_t *store, const wasm_byte_vec_t *bytes) {
-    if (!store || !bytes || bytes->size < CAPI_SER_HEADER || !bytes->data) return NULL;
-    const uint8_t *p = (const uint8_t *)bytes->data;
-    if (memcmp(p, CAPI_SER_MAGIC, 8) != 0) return NULL;
-    uint32_t version = 0;
-    uint64_t len = 0;
-    for (int i = 0; i < 4; i++) version |= (uint32_t)p[8 + i] << (8 * i);
-    for (int i = 0; i < 8; i++) len |= (uint64_t)p[12 + i] << (8 * i);
-    if (version != CAPI_SER_VERSION || len != bytes->size - CAPI_SER_HEADER) return NULL;
-    wasm_byte_vec_t binary = {(size_t)len, (wasm_byte_t *)(p + CAPI_SER_HEADER)};
-    return wasm_module_new(store, &binary);
+    return weft_wasm_module_deserialize(store, bytes, NULL);
 }

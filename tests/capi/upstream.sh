@@ -66,7 +66,10 @@ expect() {
     global) printf '%s\n' 'Accessing globals...' ;;
     memory) printf '%s\n' 'Growing memory...' 'Creating stand-alone memory...' ;;
     table) printf '%s\n' 'Growing table...' 'Creating stand-alone table...' ;;
-    trap) printf '%s\n' '> callback abort' '> unreachable' ;;
+    # trap passes an empty results vector to functions of one result:
+    # refused since issue 39 (wasm_func_call wants one place per result,
+    # as wasmtime's Func::call does), so both calls print that trap.
+    trap) printf '%s\n' '> wasm_func_call: a results vector of size 0 for a function of 1 results' ;;
     reflect) printf '%s\n' '> export 0 "func"' '>> initial: func i32 f64 f32 -> i32' \
         '>> in-arity: 3, out-arity: 1' '>> initial: global const f64' \
         '>> initial: table 0d 50d funcref' '>> initial: memory 1d' ;;
