@@ -311,9 +311,17 @@ static uintptr_t base_stack_floor_read(void) {
     if (pthread_getattr_np(pthread_self(), &a) != 0) return base_stack_floor = floor;
     void *lo = NULL;
     size_t size = 0;
-    /* A stack smaller than twice the reserve keeps half of itself. */
-    if (pthread_attr_getstack(&a, &lo, &size) == 0 && lo && size)
-        floor = (uintptr_t)lo + (size / 2 < BASE_NATIVE_STACK_RESERVE ? size / 2 : BASE_NATIVE_STACK_RESERVE);
+    /* The reserve, or half of what is left below this first frame when
+       that is less than twice the reserve: a small stack, or one whose
+       top holds much else (glibc puts a thread's static TLS there, which
+       ThreadSanitizer's runtime makes large: at the reserve's 160 KiB a
+       256 KiB thread under it refused its first call). */
+    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+    if (pthread_attr_getstack(&a, &lo, &size) == 0 && lo && size && here > (uintptr_t)lo &&
+        here <= (uintptr_t)lo + size) {
+        uintptr_t left = here - (uintptr_t)lo;
+        floor = (uintptr_t)lo + (left / 2 < BASE_NATIVE_STACK_RESERVE ? left / 2 : BASE_NATIVE_STACK_RESERVE);
+    }
     pthread_attr_destroy(&a);
     return base_stack_floor = floor;
 }

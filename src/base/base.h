@@ -118,8 +118,10 @@ int64_t base_clock_ns(clockid_t clock);
    back, and for one more level of host code (docs/capi.md, "Native
    stack"). The bounds come from the thread itself (pthread_getattr_np,
    read on the thread's first entry and cached in a thread-local); a
-   thread whose bounds cannot be read is not checked. Sanitizer builds
-   use several times the stack per frame, so they keep a larger reserve. */
+   thread whose bounds cannot be read is not checked; a thread with less
+   than twice the reserve left at its first entry keeps half of that.
+   Sanitizer builds use several times the stack per frame, so they keep a
+   larger reserve. */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define BASE_NATIVE_STACK_RESERVE (160u * 1024u)
 #elif defined(__has_feature)
