@@ -450,8 +450,10 @@ static wasi_errno wp2_write_all(cm_host_call *call, wp2_stream *s, const uint8_t
     return WASI_ESUCCESS;
 }
 
-/* check-write: func() -> result<u64, stream-error>: WP2_CHUNK for a file,
-   for a pipe or terminal that poll(2) says is writable; 0 when it is not. */
+/* check-write: func() -> result<u64, stream-error>: WP2_CHUNK for a file;
+   for a pipe, terminal or socket that poll(2) says is writable, PIPE_BUF
+   (4096 on Linux: what such a write takes whole, mostly at once); 0 when
+   it is not. */
 weft_status wp2_io_output_stream_check_write(cm_host_call *call, const cm_val *args, cm_val *result,
                                              weft_error *err) {
     wp2_stream *s = wp2_stream_of(call, WP2_RES_IO_OUTPUT_STREAM, &args[0]);
@@ -465,7 +467,7 @@ weft_status wp2_io_output_stream_check_write(cm_host_call *call, const cm_val *a
             s->closed = true;
             return wp2_stream_fail(call, result, WP2_CLOSED, "check-write", err);
         }
-        if (n <= 0) permit = 0;
+        permit = n > 0 ? WP2_BLOCKING_MAX : 0;
     }
     s->permit = permit;
     cm_val *ok = wp2_vals(call, 1);
