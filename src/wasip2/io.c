@@ -148,7 +148,16 @@ static wasi_errno wp2_wait(cm_host_call *call, wp2_pollable *const *ps, uint32_t
             r = WASI_EPARKED;
             break;
         }
-        if (got < 0 && got != -EINTR) {
+        if (got == -EINTR) {
+            /* The process is ending (src/threads/block.c): answer at once,
+               every pollable ready (poll.wit: a source that fails is
+               ready), and the guest stops at its next safe point, as
+               after poll_oneoff's EINTR. */
+            for (uint32_t i = 0; i < n; i++) ready[i] = true;
+            *nready = n;
+            break;
+        }
+        if (got < 0) {
             r = wasi_errno_from_host(-got);
             break;
         }

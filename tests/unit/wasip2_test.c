@@ -257,6 +257,58 @@ static void test_clocks_random(void) {
     EXPECT(r.v.items[0].v.u == r2.v.items[0].v.u && r.v.items[1].v.u == r2.v.items[1].v.u);
 }
 
+/* A blocker as a scheduler's process installs (src/threads/block.c,
+   sched_agent_try_park): a restartable wait on which nothing is ready
+   now parks the agent. Counts the parks and the waits it could not
+   park. */
+static int parked, unrestartable;
+static int park_blocker(struct weft_wasi *w, wasi_wait *wait) {
+    if (!wait->restartable) {
+        unrestartable++;
+        return wasi_block_default(w, wait);
+    }
+    int n = wait->nfds ? poll(wait->fds, wait->nfds, 0) : 0;
+    if (n != 0) return n < 0 ? -errno : n;
+    if (wait->deadline >= 0 && now_ns() >= wait->deadline) return 0;
+    parked++;
+    return WASI_BLOCK_PARKED;
+}
+
+/* Blocking calls that would wait park through the preview1 blocker and
+   return WEFT_SUSPENDED having done nothing: no bytes taken, no pollable
+   made; made again, they answer. */
+static void test_parking(int in_w) {
+    weft_wasi *w = wp2_ctx_wasi(X);
+    wasi_blocker saved = w->block;
+    w->block = park_blocker;
+    cm_val r, a[2];
+    EXPECT(call("wasi:cli/stdin@0.2.12", "get-stdin", NULL, 0, &r) == WEFT_OK);
+    uint32_t in = r.v.rep;
+    a[0] = V_borrow(in);
+    a[1] = V_u64(10);
+    EXPECT(call("wasi:io/streams@0.2.12", "[method]input-stream.blocking-read", a, 2, &r) == WEFT_SUSPENDED);
+    EXPECT(parked == 1);
+    EXPECT(call("wasi:io/streams@0.2.12", "[method]input-stream.subscribe", a, 1, &r) == WEFT_OK);
+    uint32_t pin = r.v.rep;
+    cm_val d = V_u64(3600ull * 1000000000ull);
+    EXPECT(call("wasi:clocks/monotonic-clock@0.2.12", "subscribe-duration", &d, 1, &r) == WEFT_OK);
+    uint32_t hour = r.v.rep;
+    cm_val items[2] = {V_borrow(pin), V_borrow(hour)};
+    cm_val list = {.kind = CM_LIST, .n = 2, .v.items = items};
+    EXPECT(call("wasi:io/poll@0.2.12", "poll", &list, 1, &r) == WEFT_SUSPENDED);
+    EXPECT(call("wasi:io/poll@0.2.12", "[method]pollable.block", &items[1], 1, &r) == WEFT_SUSPENDED);
+    EXPECT(parked == 3 && unrestartable == 0);
+    /* the fd becomes ready: the same calls, made again, answer */
+    EXPECT(write(in_w, "p", 1) == 1);
+    EXPECT(call("wasi:io/poll@0.2.12", "poll", &list, 1, &r) == WEFT_OK && r.n == 1 && r.v.items[0].v.u == 0);
+    EXPECT(call("wasi:io/streams@0.2.12", "[method]input-stream.blocking-read", a, 2, &r) == WEFT_OK);
+    EXPECT(is_ok(&r) && strcmp(bytes_of(r.v.c.payload), "p") == 0);
+    EXPECT(parked == 3);
+    EXPECT(drop(WP2_RES_IO_POLLABLE, pin) == WEFT_OK && drop(WP2_RES_IO_POLLABLE, hour) == WEFT_OK);
+    EXPECT(drop(WP2_RES_IO_INPUT_STREAM, in) == WEFT_OK);
+    w->block = saved;
+}
+
 /* stdin reads pipe `in` (the test writes in_w); stdout writes pipe `out`
    (the test reads out_r). */
 static void test_streams(int in_w, int out_r) {
@@ -599,6 +651,7 @@ int main(void) {
     test_tables();
     test_cli();
     test_clocks_random();
+    test_parking(in[1]);
     test_streams(in[1], out[0]);
     test_filesystem();
     cm_arena_free(&A);
