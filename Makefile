@@ -72,7 +72,7 @@ FORCE:
 
 LIB_SRC := $(sort $(wildcard src/base/*.c src/module/*.c src/compile/*.c src/exec/*.c \
 	src/runtime/*.c src/wasi/*.c src/threads/*.c src/sched/*.c src/workers/*.c \
-	src/capi/*.c src/jit/*.c src/component/*.c))
+	src/capi/*.c src/jit/*.c src/component/*.c src/wasip2/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 SPEC_SRC := $(sort $(wildcard tests/spectest/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
@@ -112,7 +112,7 @@ PROG_OBJ := $(BUILD)/obj/tests/component/cabi_test.o $(UNIT_SRC:%.c=$(BUILD)/obj
 	$(BUILD)/obj/fuzz/diff/exec.o $(EXAMPLE_SRC:%.c=$(BUILD)/obj/%.o) $(CAPI_TEST_SRC:%.c=$(BUILD)/obj/%.o) \
 	$(BUILD)/obj/tools/disasm.o $(BUILD)/obj/tests/component/runner.o
 
-.PHONY: FORCE all test clean bench guests fuzz fuzz-bins install uninstall man release test-release test-jit \
+.PHONY: FORCE all test wit clean bench guests fuzz fuzz-bins install uninstall man release test-release test-jit \
 	component-data
 all: $(BUILD)/libweft.a $(BUILD)/libweft.so $(BUILD)/weft $(BUILD)/weft-spectest $(BUILD)/weft-component-test \
 	$(if $(filter 1,$(PORTABLE)),$(BUILD)/weft-spectest-portable) $(UNIT_BIN) \
@@ -257,6 +257,11 @@ fuzz: $(BUILD)/fuzz/diff-exec
 # them up into the last line.
 test: all
 	bash tests/run.sh $(BUILD)
+
+# The WASI 0.2 hosts' type tables, made from the WIT (tools/witgen.py);
+# tests/witgen checks that the committed ones are what it makes now.
+wit:
+	python3 tools/witgen.py
 
 # The same suites with every function compiled on its first call
 # (docs/jit.md, "Forced-jit suites").
