@@ -392,8 +392,8 @@ WEFT_API const char *weft_module_func_name(const weft_module *module,
 
 /* ------------------------------------------------------------------------
  * Components (the component model, Binary.md and Explainer.md): decoded and
- * validated once, then shared read-only. Instantiation is not built yet
- * (issue 36); what is here loads, validates and lists a component.
+ * validated once, then shared read-only, instantiated many times (below,
+ * after WASI: weft_component_instantiate_wasi).
  * ------------------------------------------------------------------------ */
 typedef struct weft_component weft_component;
 
@@ -1198,6 +1198,36 @@ typedef struct weft_wasi_function_info {
 WEFT_API uint32_t weft_wasi_function_count(void);
 WEFT_API weft_status weft_wasi_function(uint32_t index,
                                         weft_wasi_function_info *out);
+
+/* ------------------------------------------------------------------------
+ * Component instances (docs/components.md): a component instantiated in a
+ * store, its imports served by weft's hosts.
+ * ------------------------------------------------------------------------ */
+typedef struct weft_component_instance weft_component_instance;
+
+/* Instantiates `component` in `store` with WASI 0.2 as its host: each
+   import of a wasi:cli, wasi:io, wasi:clocks, wasi:random or
+   wasi:filesystem interface at any 0.2.x version is served by weft's
+   WASI 0.2 (made from `config` as for a preview1 program: arguments,
+   environment, preopened directories with the same sandbox; NULL for the
+   defaults). WEFT_ERR_LINK names an import weft does not have or whose
+   type differs from weft's; WEFT_ERR_TRAP when a core start function
+   traps; WEFT_ERR_IO when a preopen cannot be opened. The store must
+   outlive the instance; the component is retained. One thread at a time
+   may use the instance. */
+WEFT_API weft_status weft_component_instantiate_wasi(weft_store *store, weft_component *component,
+                                                     const weft_wasi_config *config,
+                                                     weft_component_instance **out,
+                                                     weft_error *err);
+/* Runs a command component: calls `run` of its export wasi:cli/run@0.2.x on
+   the calling thread. WEFT_OK with *exit_code 0 when it returned ok, 1 when
+   it returned an error, the code wasi:cli/exit gave when it exited;
+   WEFT_ERR_TRAP (err: the message, as for a module); WEFT_ERR_NOT_FOUND if
+   the component exports no wasi:cli/run. */
+WEFT_API weft_status weft_component_run(weft_component_instance *instance, int32_t *exit_code,
+                                        weft_error *err);
+/* Frees the instance and what its hosts hold (open files). Accepts NULL. */
+WEFT_API void weft_component_instance_free(weft_component_instance *instance);
 
 /* ------------------------------------------------------------------------
  * Workers: isolated instances on a scheduler, with bounded channels.

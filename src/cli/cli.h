@@ -131,6 +131,9 @@ typedef struct cli_run_opts {
 
 /* `weft run`: returns the process exit status. */
 int cli_run(const cli_run_opts *opts);
+/* `weft run` of a component (component.c), with the WASI configuration
+   the options made. */
+int cli_run_component(const cli_run_opts *opts, weft_engine *engine, const weft_wasi_config *wc);
 /* process.c: true for a command that imports its memory or spawns threads;
    such a command runs as a weft_process (wasi-threads). */
 bool cli_wants_process(const weft_module *module);

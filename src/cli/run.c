@@ -386,18 +386,18 @@ int cli_run(const cli_run_opts *o) {
     engine = weft_engine_new(&cfg);
     if (!engine) goto oom;
 
+    weft_wasi_config wc;
+    weft_wasi_config_init(&wc);
+    wc.argc = o->nargs + 1; /* with --invoke too, as wasmtime */
+    wc.argv = argv;
+    wc.envc = nenv;
+    wc.env = env;
+    wc.npreopens = o->ndirs;
+    wc.preopens = pre;
+    wc.nlisten = o->nlistens;
+    wc.listen = o->listens;
     if (cli_file_kind(o->file) == WEFT_BINARY_COMPONENT) {
-        /* a component is loaded (decoded and validated) to say what is wrong with it, if anything;
-           instantiating and running one is issue 36's next part */
-        weft_component *comp = NULL;
-        weft_status cst = weft_component_load_file(engine, o->file, &comp, &err);
-        weft_component_release(comp);
-        if (cst != WEFT_OK)
-            fprintf(stderr, "error: %s: %s: %s\n", o->file, weft_status_name(cst), err.message);
-        else
-            fprintf(stderr, "error: %s is a valid component, but running components is not built yet in weft "
-                            "(issue 36); 'weft validate' checks one\n", o->file);
-        rc = cst == WEFT_ERR_NOMEM ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
+        rc = cli_run_component(o, engine, &wc);
         goto out;
     }
     weft_status st = weft_module_load_file(engine, o->file, &module, &err);
@@ -410,16 +410,6 @@ int cli_run(const cli_run_opts *o) {
         rc = st == WEFT_ERR_NOMEM ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
         goto out;
     }
-    weft_wasi_config wc;
-    weft_wasi_config_init(&wc);
-    wc.argc = o->nargs + 1; /* with --invoke too, as wasmtime */
-    wc.argv = argv;
-    wc.envc = nenv;
-    wc.env = env;
-    wc.npreopens = o->ndirs;
-    wc.preopens = pre;
-    wc.nlisten = o->nlistens;
-    wc.listen = o->listens;
     st = weft_wasi_new(&wc, &wasi, &err);
     if (st != WEFT_OK) {
         fprintf(stderr, "error: %s\n", err.message);

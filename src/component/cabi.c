@@ -430,10 +430,17 @@ static weft_status to_char(cm_abi_cx *cx, uint32_t i, cm_val *out) {
     return WEFT_OK;
 }
 
+/* The run-time resource of a handle type in cx's instance (cabi.h:
+   cm_abi_cx.resolve). */
+static const cm_resource *resource_of(const cm_abi_cx *cx, const cm_valtype *t) {
+    return cx->resolve ? cx->resolve(cx->resolve_env, t->resource) : t->resource;
+}
+
 static weft_status lift_handle(cm_abi_cx *cx, const cm_valtype *t, uint32_t i, cm_val *out) {
     if (!cx->inst) return misuse(cx, "a handle lifted without an instance");
-    if (t->kind == CM_OWN) return cm_lift_own(cx->inst, t->resource, i, &out->v.rep, cx->err);
-    return cm_lift_borrow(cx->inst, cx->subtask, t->resource, i, &out->v.rep, cx->err);
+    const cm_resource *rt = resource_of(cx, t);
+    if (t->kind == CM_OWN) return cm_lift_own(cx->inst, rt, i, &out->v.rep, cx->err);
+    return cm_lift_borrow(cx->inst, cx->subtask, rt, i, &out->v.rep, cx->err);
 }
 
 /* The items of a list value of n elements. */
@@ -805,8 +812,9 @@ static uint64_t f64_bits(double d) {
 
 static weft_status lower_handle(cm_abi_cx *cx, const cm_valtype *t, uint32_t rep, uint32_t *out) {
     if (!cx->inst) return misuse(cx, "a handle lowered without an instance");
-    if (t->kind == CM_OWN) return cm_lower_own(cx->inst, t->resource, rep, out, cx->err);
-    return cm_lower_borrow(cx->inst, cx->task, t->resource, rep, out, cx->err);
+    const cm_resource *rt = resource_of(cx, t);
+    if (t->kind == CM_OWN) return cm_lower_own(cx->inst, rt, rep, out, cx->err);
+    return cm_lower_borrow(cx->inst, cx->task, rt, rep, out, cx->err);
 }
 
 /* store_list_into_range (a map's elements are its entries) */

@@ -178,6 +178,13 @@ typedef struct cm_abi_cx {
     cm_subtask *subtask;  /* lifting a borrow out of inst: the call out of inst (canon lower) */
     cm_arena *arena;      /* lifted values, strings and lists are allocated here */
     weft_error *err;      /* where a failure is reported (may be NULL) */
+    /* The run-time resource a type's static identity names in inst
+       (component/instance.h: resource types are generative, the
+       validator's cm_resource is one per definition); NULL: the
+       identity itself. Set after cm_abi_cx_init by whoever knows the
+       instance. */
+    const cm_resource *(*resolve)(void *env, const cm_resource *stat);
+    void *resolve_env;
     /* private to cabi.c */
     uint8_t *mem;
     uint64_t mem_size;

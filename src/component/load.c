@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../base/base.h"
+#include "cabi.h"
 #include "component.h"
 
 weft_binary_type weft_binary_kind(const uint8_t *bytes, size_t len) {
@@ -19,6 +20,79 @@ weft_binary_type weft_binary_kind(const uint8_t *bytes, size_t len) {
 /* A component's arena is bounded: a binary of n bytes needs far less than
    CM_ARENA_PER_BYTE * n + 64 MiB of types and definitions. */
 #define CM_ARENA_PER_BYTE 512u
+
+
+/* ---- the canonical ABI's layout of every type (cabi.h cm_abi_layout) --
+   Done once at load, so instances (on any thread) only read it. */
+
+static weft_status layout_extern(const cm_extern *e, uint32_t depth, weft_error *err);
+
+static weft_status layout_val(const cm_valtype *t, weft_error *err) {
+    return t ? cm_abi_layout((cm_valtype *)t, err) : WEFT_OK;
+}
+
+static weft_status layout_func(const cm_functype *f, weft_error *err) {
+    if (!f) return WEFT_OK;
+    for (uint32_t i = 0; i < f->nparams; i++) {
+        weft_status rc = layout_val(f->params[i].type, err);
+        if (rc != WEFT_OK) return rc;
+    }
+    return layout_val(f->result, err);
+}
+
+static weft_status layout_named(const cm_named *n, uint32_t count, uint32_t depth, weft_error *err) {
+    for (uint32_t i = 0; i < count; i++) {
+        weft_status rc = layout_extern(&n[i].type, depth + 1, err);
+        if (rc != WEFT_OK) return rc;
+    }
+    return WEFT_OK;
+}
+
+static weft_status layout_type(const cm_type *t, uint32_t depth, weft_error *err) {
+    if (!t) return WEFT_OK;
+    switch (t->kind) {
+    case CM_TYPE_VAL: return layout_val(t->val, err);
+    case CM_TYPE_FUNC: return layout_func(t->func, err);
+    case CM_TYPE_COMPONENT:
+        if (!t->comp) return WEFT_OK;
+        if (layout_named(t->comp->imports, t->comp->nimports, depth, err) != WEFT_OK) return err->status;
+        return layout_named(t->comp->exports, t->comp->nexports, depth, err);
+    case CM_TYPE_INSTANCE:
+        return t->inst ? layout_named(t->inst->exports, t->inst->nexports, depth, err) : WEFT_OK;
+    default: return WEFT_OK;
+    }
+}
+
+static weft_status layout_extern(const cm_extern *e, uint32_t depth, weft_error *err) {
+    if (depth > 4 * CM_MAX_NESTING) return base_fail(err, WEFT_ERR_LIMIT, "types nest too deep");
+    weft_status rc = layout_func(e->func, err);
+    if (rc == WEFT_OK) rc = layout_val(e->value, err);
+    if (rc == WEFT_OK) rc = layout_type(e->type, depth, err);
+    if (rc == WEFT_OK && e->component) {
+        rc = layout_named(e->component->imports, e->component->nimports, depth, err);
+        if (rc == WEFT_OK) rc = layout_named(e->component->exports, e->component->nexports, depth, err);
+    }
+    if (rc == WEFT_OK && e->instance) rc = layout_named(e->instance->exports, e->instance->nexports, depth, err);
+    return rc;
+}
+
+static weft_status layout_component(const cm_component *c, weft_error *err) {
+    for (int s = 0; s < CM_SORT_COUNT; s++) {
+        for (uint32_t i = 0; i < c->count[s]; i++) {
+            const cm_entry *e = &c->space[s][i];
+            cm_extern x = {.sort = (cm_sort)s, .func = e->func, .value = e->value, .type = e->type,
+                           .component = e->component, .instance = e->instance};
+            weft_status rc = layout_extern(&x, 0, err);
+            if (rc != WEFT_OK) return rc;
+        }
+    }
+    for (uint32_t i = 0; i < c->ndefs; i++) {
+        if (c->defs[i].kind != CM_DEF_COMPONENT) continue;
+        weft_status rc = layout_component(c->defs[i].u.component, err);
+        if (rc != WEFT_OK) return rc;
+    }
+    return WEFT_OK;
+}
 
 static weft_status load_owned(weft_engine *engine, uint8_t *copy, size_t len, weft_component **out,
                               weft_error *err) {
@@ -35,6 +109,7 @@ static weft_status load_owned(weft_engine *engine, uint8_t *copy, size_t len, we
     if (len < ((size_t)1 << 40) / CM_ARENA_PER_BYTE) c->arena.limit += len * CM_ARENA_PER_BYTE;
     weft_status st = cm_decode(engine, &c->arena, copy, len, &c->root, err);
     if (st == WEFT_OK) st = cm_validate(c->root, err);
+    if (st == WEFT_OK) st = layout_component(c->root, err);
     if (st != WEFT_OK) {
         if (st == WEFT_ERR_NOMEM && c->arena.total + (1u << 20) > c->arena.limit)
             base_fail(err, WEFT_ERR_LIMIT, "the component's types need more than %zu MiB (weft's limit for a "
