@@ -110,7 +110,8 @@ CABI_TEST_BIN := $(BUILD)/tests-component/cabi_test
 # Their objects (each program is linked from its own; below).
 PROG_OBJ := $(BUILD)/obj/tests/component/cabi_test.o $(UNIT_SRC:%.c=$(BUILD)/obj/%.o) $(FUZZ_SRC:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/fuzz/main.o \
 	$(BUILD)/obj/fuzz/diff/exec.o $(EXAMPLE_SRC:%.c=$(BUILD)/obj/%.o) $(CAPI_TEST_SRC:%.c=$(BUILD)/obj/%.o) \
-	$(BUILD)/obj/tools/disasm.o $(BUILD)/obj/tests/component/runner.o
+	$(BUILD)/obj/tools/disasm.o $(BUILD)/obj/tests/component/runner.o \
+	$(BUILD)/obj/tests/component/invoke.o
 
 .PHONY: FORCE all test wit clean bench guests fuzz fuzz-bins install uninstall man release test-release test-jit \
 	component-data
@@ -161,8 +162,8 @@ $(BUILD)/weft-spectest: $(SPEC_OBJ) $(BUILD)/libweft.a
 
 # The component model's spec scripts (tests/component/run.sh): the runner
 # reads convert.mjs's JSON with the spec runner's JSON reader.
-$(BUILD)/weft-component-test: $(BUILD)/obj/tests/component/runner.o $(BUILD)/obj/tests/spectest/json.o \
-		$(BUILD)/libweft.a
+$(BUILD)/weft-component-test: $(BUILD)/obj/tests/component/runner.o $(BUILD)/obj/tests/component/invoke.o \
+		$(BUILD)/obj/tests/spectest/json.o $(BUILD)/libweft.a
 	$(CC) -o $@ $^ $(LDFLAGS_ALL)
 
 # Regenerates tests/component/data from ../shared/spec/component-model/test
