@@ -535,11 +535,24 @@ weft_status wp2_filesystem_descriptor_open_at(cm_host_call *call, const cm_val *
     if (flags & WP2_FILESYSTEM_DESCRIPTOR_FLAGS_FILE_INTEGRITY_SYNC) fdflags |= WASI_FDFLAG_SYNC;
     if (flags & WP2_FILESYSTEM_DESCRIPTOR_FLAGS_DATA_INTEGRITY_SYNC) fdflags |= WASI_FDFLAG_DSYNC;
     if (flags & WP2_FILESYSTEM_DESCRIPTOR_FLAGS_REQUESTED_WRITE_SYNC) fdflags |= WASI_FDFLAG_RSYNC;
+    /* A directory opened through d may be changed as d may (wasmtime:
+       a child directory inherits its parent's permissions; the preview1
+       adapter opens "." with read alone and then creates in it). */
+    if (of & WP2_FILESYSTEM_OPEN_FLAGS_DIRECTORY)
+        flags |= d->flags & (WP2_FILESYSTEM_DESCRIPTOR_FLAGS_READ | WP2_FILESYSTEM_DESCRIPTOR_FLAGS_MUTATE_DIRECTORY);
     uint64_t rights = wp2_rights(flags);
+    /* and what is opened through it may be read and written as through
+       its parent (the preopen's file permissions, as wasmtime's
+       file_perms): a directory's inheriting rights are all of them, the
+       preview1 layer keeping them within the parent's */
+    uint64_t inherit = of & WP2_FILESYSTEM_OPEN_FLAGS_DIRECTORY
+                           ? wp2_rights(WP2_FILESYSTEM_DESCRIPTOR_FLAGS_READ | WP2_FILESYSTEM_DESCRIPTOR_FLAGS_WRITE |
+                                        (d->flags & WP2_FILESYSTEM_DESCRIPTOR_FLAGS_MUTATE_DIRECTORY))
+                           : rights;
     wp2_mem m;
     if (!wp2_mem_make(call, &m, &args[2], NULL, 8)) return wp2_nomem(err, "open-at");
     weft_val a[] = {I32(d->fd), I32(pflags & WP2_FILESYSTEM_PATH_FLAGS_SYMLINK_FOLLOW ? WASI_LOOKUP_SYMLINK_FOLLOW : 0),
-                    I32(m.path), I32(m.path_len), I32(oflags), I64(rights), I64(rights),
+                    I32(m.path), I32(m.path_len), I32(oflags), I64(rights), I64(inherit),
                     I32(fdflags), I32(m.out)};
     wasi_errno e = wp2_p1(call, wasi_path_open, &m, a, 9);
     cm_val *v = NULL;
