@@ -552,14 +552,19 @@ static void test_filesystem(void) {
     EXPECT(seen_d == 1 && seen_hard == 1 && seen_soft == 1 && others == 0);
     EXPECT(drop(WP2_RES_FILESYSTEM_DIRECTORY_ENTRY_STREAM, ds) == WEFT_OK);
 
-    /* a directory opened without mutate-directory changes nothing */
+    /* a directory opened through the preopen has the preopen's permissions
+       whatever flags it asked for (wasmtime: a child Dir gets its parent's
+       dir and file permissions), as the preview1 adapter relies on: it
+       opens "." with read alone, then creates and writes in it */
     uint32_t dro = open_at(PRE, 0, "d", WP2_FILESYSTEM_OPEN_FLAGS_DIRECTORY, WP2_FILESYSTEM_DESCRIPTOR_FLAGS_READ, &code);
     CHECK(dro, "open-at d: %d", code);
-    EXPECT(path_op("[method]descriptor.create-directory-at", dro, "e") == WP2_FILESYSTEM_ERROR_CODE_NOT_PERMITTED);
-    EXPECT(path_op("[method]descriptor.unlink-file-at", dro, "g.txt") == WP2_FILESYSTEM_ERROR_CODE_NOT_PERMITTED);
-    EXPECT(open_at(dro, 0, "g.txt", 0, rw, &code) == 0 && code == WP2_FILESYSTEM_ERROR_CODE_NOT_PERMITTED);
-    EXPECT(!host_exists("d/e") && host_exists("d/g.txt"));
-    EXPECT(stat_at(dro, 0, "g.txt", &r) == -1); /* reading is fine */
+    EXPECT(path_op("[method]descriptor.create-directory-at", dro, "e") == -1 && host_exists("d/e"));
+    EXPECT(path_op("[method]descriptor.remove-directory-at", dro, "e") == -1 && !host_exists("d/e"));
+    uint32_t gf = open_at(dro, 0, "g.txt", 0, rw, &code);
+    EXPECT(gf != 0);
+    if (gf) EXPECT(drop(WP2_RES_FILESYSTEM_DESCRIPTOR, gf) == WEFT_OK);
+    EXPECT(host_exists("d/g.txt"));
+    EXPECT(stat_at(dro, 0, "g.txt", &r) == -1);
     EXPECT(drop(WP2_RES_FILESYSTEM_DESCRIPTOR, dro) == WEFT_OK);
 
     /* the sandbox: what preview1 refuses (ENOTCAPABLE) is not-permitted */
