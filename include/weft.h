@@ -172,10 +172,9 @@ typedef struct weft_limits {
     bool has_max;
     bool shared;     /* memories only (threads proposal) */
     bool is64;       /* memories only (memory64): i64 addresses, min and max
-                        up to 2^48 pages. weft reads, links and instantiates
-                        such memories (up to 4 GiB each, an implementation
-                        limit) but does not yet compile function bodies
-                        that use them (issue 24). */
+                        up to 2^48 pages. weft gives such a memory up to
+                        weft_config's max_memory_bytes, 16 GiB when that
+                        is 0 (docs/cli.md, "Limits"). */
 } weft_limits;
 
 typedef enum weft_extern_kind {
@@ -227,7 +226,10 @@ typedef struct weft_config {
        bytes of stack, at least 100000. */
     uint32_t max_call_depth;
     /* Upper bound on any linear memory, in bytes. 0 = no bound beyond the
-       module's own maximum (4 GiB for 32-bit memories). */
+       module's own maximum (4 GiB for 32-bit memories), and 16 GiB for a
+       64-bit one (memory64; at most 2^47 bytes in any case). A memory
+       reserves address space for its bound (MAP_NORESERVE), committed as
+       touched. */
     uint64_t max_memory_bytes;
     /* Proposals to turn off (WEFT_FEATURE_* bits); 0 = all that weft
        implements are on. With threads off, the decoder reads exactly Wasm

@@ -12,7 +12,14 @@ static weft_status emit_atomic(compiler *c, uint32_t op, mod_valtype rt, uint32_
                                const mod_valtype *types, const cmp_memarg *ma) {
     centry v[2], addr;
     for (uint32_t i = n; i-- > 0;) TRY(cmp_pop(c, types[i], &v[i]));
-    TRY(cmp_mem_begin(c, ma, &addr));
+    if (ma->big && (op == CMP_ATOMIC_NOTIFY || op == CMP_ATOMIC_WAIT32 || op == CMP_ATOMIC_WAIT64)) {
+        /* On a big 64-bit memory a wait takes the 64-bit effective address
+           (ADDR64_EA), not a window: it may be made again on resume. */
+        TRY(cmp_mem_begin_wide(c, ma, &addr));
+        op = op == CMP_ATOMIC_NOTIFY ? CMP_ATOMIC_NOTIFY_W : op == CMP_ATOMIC_WAIT32 ? CMP_ATOMIC_WAIT32_W : CMP_ATOMIC_WAIT64_W;
+    } else {
+        TRY(cmp_mem_begin(c, ma, &addr));
+    }
     uint32_t dst = rt ? cmp_push(c, rt) : 0;
     cmp_emit_op(c, op);
     if (rt) cmp_emit(c, dst);

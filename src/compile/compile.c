@@ -634,14 +634,44 @@ static void mem_select(compiler *c, uint32_t idx) {
     c->producer_end = NO_POS; /* nothing may fuse across it */
 }
 
+bool cmp_mem_big(const compiler *c, uint32_t idx) {
+    const weft_limits *l = &c->m->mems[idx];
+    return l->is64 && !(l->has_max && l->max <= MOD_SMALL_PAGES64);
+}
+
+/* A big 64-bit memory's access (docs/pipeline.md, "memory64 past 4 GiB"):
+   op (ADDR64_WIN or ADDR64_EA) dst, address, offset (two words), bytes,
+   alignment mask (bytes - 1 for an atomic access, else 0), memory. */
+static weft_status mem_begin_big(compiler *c, const cmp_memarg *ma, centry *addr, uint32_t op) {
+    centry wide;
+    TRY(cmp_pop(c, WEFT_I64, &wide));
+    if (ma->mem != 0) mem_select(c, ma->mem);
+    uint32_t dst = cmp_push(c, op == CMP_ADDR64_EA ? WEFT_I64 : WEFT_I32);
+    cmp_emit_op(c, op);
+    cmp_emit(c, dst);
+    cmp_emit_src(c, wide.slot);
+    cmp_emit(c, (uint32_t)ma->offset64);
+    cmp_emit(c, (uint32_t)(ma->offset64 >> 32));
+    cmp_emit(c, ma->bytes);
+    cmp_emit(c, ma->atomic ? ma->bytes - 1 : 0);
+    cmp_emit(c, ma->mem); /* for the compiler tier (jit.c big_access) */
+    c->producer_end = NO_POS; /* the access after it is its own */
+    return cmp_pop(c, op == CMP_ADDR64_EA ? WEFT_I64 : WEFT_I32, addr);
+}
+
 weft_status cmp_mem_begin(compiler *c, const cmp_memarg *ma, centry *addr) {
+    if (ma->big) return mem_begin_big(c, ma, addr, CMP_ADDR64_WIN);
     TRY(pop_addr(c, ma->is64 ? WEFT_I64 : WEFT_I32, addr));
     if (ma->mem != 0) mem_select(c, ma->mem);
     return WEFT_OK;
 }
 
+weft_status cmp_mem_begin_wide(compiler *c, const cmp_memarg *ma, centry *addr) {
+    return mem_begin_big(c, ma, addr, CMP_ADDR64_EA);
+}
+
 void cmp_mem_end(compiler *c, const cmp_memarg *ma) {
-    if (ma->mem != 0) mem_select(c, 0);
+    if (ma->mem != 0 || ma->big) mem_select(c, 0);
 }
 
 /* memarg (§5.4.6; Wasm 3.0 §5.4.7): alignment exponent, with flag bit 6
@@ -663,9 +693,17 @@ weft_status cmp_read_memarg(compiler *c, uint32_t bytes, bool exact, cmp_memarg 
         READ_U32(&ma->offset);
         off = ma->offset;
     }
-    ma->offset = off > UINT32_MAX ? UINT32_MAX : (uint32_t)off;
+    /* Saturated as ADDR64 saturates an address: 2^32 - 16 plus the low
+       four bits, so the sum of the two keeps the effective address's low
+       bits, which an atomic access's alignment check reads. */
+    ma->offset = off > UINT32_MAX ? (uint32_t)(0xFFFFFFF0u | (off & 0xF)) : (uint32_t)off;
+    ma->offset64 = off;
     ma->is64 = is64;
+    ma->bytes = bytes;
+    ma->atomic = exact;
     TRY(cmp_need_memory(c, ma->mem));
+    ma->big = cmp_mem_big(c, ma->mem);
+    if (ma->big) ma->offset = 0;
     /* Wasm 3.0 §3.3.7: the offset fits the memory's address type. */
     if (!is64 && off > UINT32_MAX) return cmp_fail(c, WEFT_ERR_INVALID, "offset out of range");
     if (exact) {
@@ -934,6 +972,25 @@ static weft_valtype min_addr_type(weft_valtype a, weft_valtype b) {
    a copy between two memories is MEMORY_COPY_X. */
 static weft_status emit_bulk_memory(compiler *c, uint32_t op, uint32_t seg, uint32_t dst, uint32_t src) {
     weft_valtype td = mem_addr_type(c, dst), ts = mem_addr_type(c, src);
+    if (cmp_mem_big(c, dst) || (op == CMP_MEMORY_COPY && cmp_mem_big(c, src))) {
+        /* A big 64-bit memory: the operation names its memories and reads
+           its operands whole, i64 or i32 as each memory's address type
+           says (interp.c BODY_MEMORY_*_W). */
+        weft_valtype tv = op == CMP_MEMORY_COPY ? ts : WEFT_I32;
+        weft_valtype tn = op == CMP_MEMORY_COPY ? min_addr_type(td, ts) : op == CMP_MEMORY_INIT ? WEFT_I32 : td;
+        centry d, v, n;
+        TRY(cmp_pop(c, tn, &n));
+        TRY(cmp_pop(c, tv, &v));
+        TRY(cmp_pop(c, td, &d));
+        cmp_emit_op(c, op == CMP_MEMORY_COPY ? CMP_MEMORY_COPY_W : op == CMP_MEMORY_INIT ? CMP_MEMORY_INIT_W : CMP_MEMORY_FILL_W);
+        if (op == CMP_MEMORY_INIT) cmp_emit(c, seg);
+        cmp_emit(c, dst);
+        if (op == CMP_MEMORY_COPY) cmp_emit(c, src);
+        cmp_emit_src(c, d.slot);
+        cmp_emit_src(c, v.slot);
+        cmp_emit_src(c, n.slot);
+        return WEFT_OK;
+    }
     if (op == CMP_MEMORY_COPY && dst != src)
         return emit_bulk_t(c, CMP_MEMORY_COPY_X, dst, src, td, ts, min_addr_type(td, ts));
     /* init: [at i32 i32]; fill: [at i32 at]; copy: [at at at] */

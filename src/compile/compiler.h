@@ -212,18 +212,31 @@ weft_status cmp_need_memory(compiler *c, uint32_t idx);
 weft_status cmp_read_valtype(compiler *c, mod_valtype *t);
 /* An access's memory operand as read (Wasm 3.0 §5.4.7 memarg). */
 typedef struct cmp_memarg {
-    uint32_t mem;    /* memory index (multi-memory) */
-    bool is64;       /* a 64-bit memory (memory64): i64 addresses */
-    uint32_t offset; /* a 64-bit memory's offset above UINT32_MAX saturates:
-                        any access with it is out of bounds (ADDR64, interp.c) */
+    uint32_t mem;      /* memory index (multi-memory) */
+    bool is64;         /* a 64-bit memory (memory64): i64 addresses */
+    bool big;          /* a 64-bit memory that may pass 4 GiB (cmp_mem_big):
+                          its accesses take ADDR64_WIN, the offset with it */
+    bool atomic;       /* an atomic access: must be naturally aligned */
+    uint32_t bytes;    /* the access's size */
+    uint32_t offset;   /* the offset the access's operation takes: on a small
+                          64-bit memory one above 2^32 - 1 saturates (ADDR64,
+                          interp.c); on a big one 0 (ADDR64_WIN adds offset64) */
+    uint64_t offset64; /* the offset as read */
 } cmp_memarg;
 /* memarg of an access of `bytes`: alignment at most natural (`exact`:
    equal, for atomics), memory index, offset. */
 weft_status cmp_read_memarg(compiler *c, uint32_t bytes, bool exact, cmp_memarg *ma);
+/* Whether memory `idx` is a 64-bit one whose type lets it pass 4 GiB -
+   64 KiB (RT_MAX_PAGES64): no maximum, or a larger one. Its accesses and
+   bulk operations take the 64-bit paths (docs/pipeline.md). */
+bool cmp_mem_big(const compiler *c, uint32_t idx);
 /* Pops an access's address (i32, or i64 on a 64-bit memory, narrowed by
    ADDR64) and, for a memory other than 0, emits MEM_SELECT; the access's
-   operation follows, then cmp_mem_end. */
+   operation follows, then cmp_mem_end. On a big memory the address is
+   ADDR64_WIN's (or ADDR64_EA's, for wait and notify: `wide`), and
+   cmp_mem_end's MEM_SELECT 0 closes the window, on memory 0 too. */
 weft_status cmp_mem_begin(compiler *c, const cmp_memarg *ma, centry *addr);
+weft_status cmp_mem_begin_wide(compiler *c, const cmp_memarg *ma, centry *addr);
 void cmp_mem_end(compiler *c, const cmp_memarg *ma);
 
 /* validate.c: the validation-only pass run at load (scratch state reused

@@ -118,6 +118,7 @@ typedef enum cmp_simd_kind {
 #define CMP_SHAPE_D_S_D_X        4, 2, 0, 1, 0
 #define CMP_SHAPE_D_S_I          3, 2, 0, 1, 0
 #define CMP_SHAPE_D_S_I_I        4, 2, 0, 1, 0
+#define CMP_SHAPE_D_S_I_I_I_I_I  7, 2, 0, 1, 0
 #define CMP_SHAPE_D_S_S          3, 2, 3, 1, 0
 #define CMP_SHAPE_D_S_S_I        4, 2, 3, 1, 0
 #define CMP_SHAPE_D_S_S_S        4, 2, 3, 1, 0
@@ -360,6 +361,19 @@ typedef enum cmp_simd_kind {
     X(MEM_SELECT,                    -1,     MEM,    I,             _,   _,   0,  _,            0) /* memory index */ \
     X(MEMORY_COPY_X,                 -1,     MEM,    I_I_S_S_S,     _,   _,   0,  _,            TRAP) /* dst memory, src memory, d, s, n */ \
     X(ADDR64,                        -1,     MEM,    D_S,           I32, I64, 0,  _,            0) \
+    /* memory64 past 4 GiB (a big memory, cmp_mem_big; docs/pipeline.md): \
+       ADDR64_WIN checks the access (alignment mask, then bounds of the \
+       64-bit address + offset + bytes) and moves the memory's window \
+       (mem, mem_size) up to the address for the one access after it, \
+       which takes offset 0, until the MEM_SELECT after it; ADDR64_EA \
+       makes the same checks and writes the 64-bit effective address, \
+       which wait and notify (*_W) take. The bulk operations read their \
+       operands in their memories' widths. */ \
+    X(ADDR64_WIN,                    -1,     MEM,    D_S_I_I_I_I_I, I32, I64, 0,  _,            TRAP) /* dst, address, offset low, high, bytes, mask, memory */ \
+    X(ADDR64_EA,                     -1,     MEM,    D_S_I_I_I_I_I, I64, I64, 0,  _,            TRAP) \
+    X(MEMORY_INIT_W,                 -1,     MEM,    I_I_S_S_S,     _,   _,   0,  _,            TRAP) /* segment, memory, d, s, n */ \
+    X(MEMORY_COPY_W,                 -1,     MEM,    I_I_S_S_S,     _,   _,   0,  _,            TRAP) /* dst memory, src memory, d, s, n */ \
+    X(MEMORY_FILL_W,                 -1,     MEM,    I_S_S_S,       _,   _,   0,  _,            TRAP) /* memory, d, value, n */ \
     X(TABLE_GET,                     0x25,   TABLE,  D_I_S,         _,   _,   0,  _,            TRAP) \
     X(TABLE_SET,                     0x26,   TABLE,  I_S_S,         _,   _,   0,  _,            TRAP) \
     X(TABLE_INIT,                    0xFC0C, TABLE,  I_I_S_S_S,     _,   _,   0,  _,            TRAP) /* table, segment, d, s, n */ \
@@ -409,6 +423,11 @@ typedef enum cmp_simd_kind {
     X(ATOMIC_WAIT32,                 0xFE01, ATOMIC, D_S_S_S_I,     _,   _,   4,  _,            TRAP_SAFE) /* dst, address, expected, timeout, offset */ \
     X(ATOMIC_WAIT64,                 0xFE02, ATOMIC, D_S_S_S_I,     _,   _,   8,  _,            TRAP_SAFE) \
     X(ATOMIC_FENCE,                  0xFE03, ATOMIC, NONE,          _,   _,   0,  _,            0) \
+    /* wait and notify on a big 64-bit memory: the address is ADDR64_EA's \
+       (the offset word is 0) */ \
+    X(ATOMIC_NOTIFY_W,               -1,     ATOMIC, D_S_S_I,       _,   _,   4,  _,            TRAP) \
+    X(ATOMIC_WAIT32_W,               -1,     ATOMIC, D_S_S_S_I,     _,   _,   4,  _,            TRAP_SAFE) \
+    X(ATOMIC_WAIT64_W,               -1,     ATOMIC, D_S_S_S_I,     _,   _,   8,  _,            TRAP_SAFE) \
     X(LOAD32_ADDI,                   -1,     MEM,    D_S_I_I,       _,   _,   4,  LOAD32,       TRAP) /* dst, a, imm, offset: address a + imm */ \
     X(LOAD64_ADDI,                   -1,     MEM,    D_S_I_I,       _,   _,   8,  LOAD64,       TRAP) \
     X(LOAD8_U_ADDI,                  -1,     MEM,    D_S_I_I,       _,   _,   1,  LOAD8_U,      TRAP) \

@@ -229,7 +229,7 @@ weft_status cmp_simd_instr(compiler *c) {
         TRY(cmp_read_memarg(c, si->n, false, &marg));
         offset = marg.offset;
         TRY(cmp_mem_begin(c, &marg, &a));
-        if (marg.mem == 0 && si->op == CMP_V128_LOAD && fuse_address(c, &a, offset)) return WEFT_OK;
+        if (marg.mem == 0 && !marg.big && si->op == CMP_V128_LOAD && fuse_address(c, &a, offset)) return WEFT_OK;
         dpos = emit_result_op(c, si->op, WEFT_V128);
         cmp_emit_src(c, a.slot);
         cmp_emit(c, offset);

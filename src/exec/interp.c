@@ -886,6 +886,68 @@ dispatch:
        the unsaturated one is. */
 #define BODY_ADDR64(a_, b_) \
     fp[ip[1]] = U64V(a_) > UINT32_MAX ? (uint32_t)(0xfffffff0u | (U64V(a_) & 0xf)) : U64V(a_);
+    /* A big 64-bit memory's access (docs/pipeline.md, "memory64 past 4
+       GiB"): the effective address is address + offset (ip[3], ip[4]) in
+       64 bits, one that passes 2^64 out of bounds (Wasm 3.0 §4.4.7: ea is
+       the exact sum). An atomic access (mask ip[6] = bytes - 1) checks
+       the alignment first, as the threads proposal's step order does, of
+       the exact ea, whose low bits the wrapped sum keeps; then the bounds
+       of [ea, ea + bytes). ADDR64_WIN then moves the window (mem,
+       mem_size) up to ea rounded down to 16, which keeps the low bits
+       the access's own alignment check reads, and the access after it
+       takes offset 0 and finds itself in bounds; the MEM_SELECT after
+       that reloads mem and mem_size from cur_mem. */
+#define ADDR64_CHECK(a_)                                                             \
+    uint64_t ea_ = U64V(a_) + ((uint64_t)ip[4] << 32 | ip[3]);                       \
+    if (BASE_UNLIKELY(ea_ & ip[6])) TRAP(WEFT_TRAP_UNALIGNED_ATOMIC);               \
+    if (BASE_UNLIKELY(ea_ < U64V(a_))) TRAP(WEFT_TRAP_MEM_OOB);                      \
+    if (BASE_UNLIKELY(ea_ > mem_size || mem_size - ea_ < ip[5])) {                   \
+        LOAD_MEM(); /* another thread may have grown it */                          \
+        if (ea_ > mem_size || mem_size - ea_ < ip[5]) TRAP(WEFT_TRAP_MEM_OOB);       \
+    }
+#define BODY_ADDR64_WIN(a_, b_)                                                      \
+    {                                                                                \
+        ADDR64_CHECK(a_)                                                             \
+        uint64_t base_ = ea_ & ~(uint64_t)15;                                        \
+        mem += base_;                                                                \
+        mem_size -= base_;                                                           \
+        fp[ip[1]] = ea_ - base_;                                                     \
+    }
+#define BODY_ADDR64_EA(a_, b_)                                                       \
+    {                                                                                \
+        ADDR64_CHECK(a_)                                                             \
+        fp[ip[1]] = ea_;                                                             \
+    }
+    /* Bulk operations on a big 64-bit memory (§4.4.7 memory.init, copy,
+       fill): the memories by index, each operand as wide as its memory's
+       address type makes it; bounds in 64 bits that cannot wrap (a
+       memory's size is below 2^47). */
+#define MEM_ARG(m_, v_) ((m_)->limits.is64 ? U64V(v_) : U32V(v_))
+#define MEM_FITS(m_, at_, n_)                                                        \
+    ((at_) <= atomic_load_explicit(&(m_)->size, memory_order_relaxed) &&             \
+     (n_) <= atomic_load_explicit(&(m_)->size, memory_order_relaxed) - (at_))
+#define BODY_MEMORY_INIT_W(a_, b_)                                                   \
+    {                                                                                \
+        weft_memory *md = inst->mems[ip[2]];                                         \
+        uint64_t d = U64V(a_), s = U32V(b_), n = U32(5);                             \
+        if (s + n > inst->data_len[ip[1]] || !MEM_FITS(md, d, n)) TRAP(WEFT_TRAP_MEM_OOB); \
+        if (n) memcpy(md->data + d, inst->module->datas[ip[1]].bytes + s, n);        \
+    }
+#define BODY_MEMORY_COPY_W(a_, b_)                                                   \
+    {                                                                                \
+        weft_memory *md = inst->mems[ip[1]], *ms = inst->mems[ip[2]];                \
+        uint64_t d = MEM_ARG(md, a_), s = MEM_ARG(ms, b_);                           \
+        uint64_t n = md->limits.is64 && ms->limits.is64 ? U64(5) : U32(5);           \
+        if (!MEM_FITS(ms, s, n) || !MEM_FITS(md, d, n)) TRAP(WEFT_TRAP_MEM_OOB);     \
+        if (n) memmove(md->data + d, ms->data + s, n);                               \
+    }
+#define BODY_MEMORY_FILL_W(a_, b_)                                                   \
+    {                                                                                \
+        weft_memory *md = inst->mems[ip[1]];                                         \
+        uint64_t d = U64V(a_), n = U64(4);                                           \
+        if (!MEM_FITS(md, d, n)) TRAP(WEFT_TRAP_MEM_OOB);                            \
+        if (n) memset(md->data + d, (int)(uint8_t)U32V(b_), n);                      \
+    }
 
     /* ---- tables and references ---- */
 #define BODY_TABLE_GET(a_, b_)                                                       \
@@ -1091,6 +1153,28 @@ dispatch:
     {                                                                                \
         ATOMIC_EA(8, a_, 5)                                                          \
         wait_result = rt_atomic_wait(e, cur_mem, ea, U64V(b_), 8, I64(4));        \
+        goto after_wait;                                                             \
+    }
+    /* On a big 64-bit memory: the address is ADDR64_EA's, whole. */
+#define ATOMIC_EA_W(n, addr_)                                                        \
+    uint64_t ea = U64V(addr_);                                                       \
+    if (ea & ((n) - 1)) TRAP(WEFT_TRAP_UNALIGNED_ATOMIC);                           \
+    CHECK_MEM(ea, n);
+#define BODY_ATOMIC_NOTIFY_W(a_, b_)                                                 \
+    {                                                                                \
+        ATOMIC_EA_W(4, a_)                                                           \
+        fp[ip[1]] = rt_atomic_notify(cur_mem, ea, U32V(b_));                         \
+    }
+#define BODY_ATOMIC_WAIT32_W(a_, b_)                                                 \
+    {                                                                                \
+        ATOMIC_EA_W(4, a_)                                                           \
+        wait_result = rt_atomic_wait(e, cur_mem, ea, U32V(b_), 4, I64(4));           \
+        goto after_wait;                                                             \
+    }
+#define BODY_ATOMIC_WAIT64_W(a_, b_)                                                 \
+    {                                                                                \
+        ATOMIC_EA_W(8, a_)                                                           \
+        wait_result = rt_atomic_wait(e, cur_mem, ea, U64V(b_), 8, I64(4));           \
         goto after_wait;                                                             \
     }
     after_wait: {

@@ -92,6 +92,9 @@ typedef struct jit_cc {
        JIT_ENTRY where the cache was empty (where jit_run may enter). */
     uint8_t *marks;
     bool flush_next; /* the operation emitted last is not straight-line code */
+    /* The operations after skip_from and before skip_to were emitted with
+       the one at skip_from (jit.c big_access). */
+    uint32_t skip_from, skip_to;
     /* code_len entries: a safe point's exit, its target + 1 (meter_at) and
        JIT_METER_COUNTED; 0 for other exits. */
     uint32_t *meter;

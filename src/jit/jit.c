@@ -1176,10 +1176,56 @@ static void loop_conform(jit_cc *c) {
 }
 
 /* Emits the operation at pc; false when it is not one the tier handles. */
+/* A big 64-bit memory 0's plain load or store (docs/pipeline.md, "64-bit
+   addresses, big memories"): ADDR64_WIN, the access with offset 0 and
+   MEM_SELECT 0, in machine code as one. The effective address is the
+   64-bit address + offset; a sum past 2^64, or an end past r13, leaves at
+   ADDR64_WIN (the interpreter traps, or finds the memory grown, and its
+   MEM_SELECT 0 comes back); then the access at [r12 + ea]. False when the
+   three are not that (an atomic access, another memory, SIMD): ADDR64_WIN
+   is then an exit, and the interpreter runs the three. */
+static bool big_access(jit_cc *c, uint32_t pc) {
+    const uint32_t *ip = c->code + pc;
+    uint32_t next = pc + CMP_LEN_ADDR64_WIN;
+    if (ip[6] != 0 || ip[7] != 0 || next >= c->cf->code_len) return false;
+    const uint32_t *a = c->code + next;
+    load_form lf;
+    bool ld = load_form_of(a[0], &lf), st = a[0] >= CMP_STORE8 && a[0] <= CMP_STORE64;
+    if (!ld && !st) return false;
+    uint32_t sel = next + cmp_op_length(a);
+    if (sel + 1 >= c->cf->code_len || c->code[sel] != CMP_MEM_SELECT || c->code[sel + 1] != 0) return false;
+    if ((ld ? a[2] : a[1]) != ip[1] || a[3] != 0) return false;
+    if ((c->marks[next] | c->marks[sel]) & JIT_LABEL) return false;
+    uint32_t n = ld ? lf.n : 1u << (a[0] - CMP_STORE8);
+    uint64_t off = ip[3] | (uint64_t)ip[4] << 32;
+    ld64(c, X64_RAX, ip[2]);
+    if (off) {
+        x64_mov_imm64(&c->b, X64_RCX, off);
+        x64_rr(&c->b, 0, 1, 0x03, X64_RAX, X64_RCX);        /* add rax, rcx */
+        exit_to(c, x64_jcc32(&c->b, X64_CC_B), pc);        /* past 2^64 */
+    }
+    x64_rr(&c->b, 0, 1, 0x8B, X64_RCX, X64_RAX);            /* mov rcx, rax */
+    alu_imm(c, 1, AL_ADD, X64_RCX, n);                     /* add rcx, n */
+    exit_to(c, x64_jcc32(&c->b, X64_CC_B), pc);
+    x64_rr(&c->b, 0, 1, 0x39, X64_R13, X64_RCX);            /* cmp rcx, r13 */
+    exit_to(c, x64_jcc32(&c->b, X64_CC_A), pc);
+    if (ld) {
+        x64_rm_mem(&c->b, lf.pfx, lf.w, lf.opc, X64_RAX, 0);
+        st64(c, X64_RAX, a[1]);
+    } else {
+        ld64(c, X64_RDX, a[2]);
+        x64_rm_mem(&c->b, n == 2 ? 0x66 : 0, n == 8, n == 1 ? 0x88 : 0x89, X64_RDX, 0);
+    }
+    c->skip_from = pc;
+    c->skip_to = sel + CMP_LEN_MEM_SELECT;
+    return true;
+}
+
 static bool emit_op(jit_cc *c, uint32_t pc) {
     const uint32_t *ip = c->code + pc;
     uint32_t op = first_of_pair(ip[0]);
     load_form lf;
+    if (pc > c->skip_from && pc < c->skip_to) return true; /* made with big_access's */
     switch (op) {
     /* comparisons: EQ NE LT_S LT_U GT_S GT_U LE_S LE_U GE_S GE_U, in the table's order */
     case CMP_I32_EQZ: case CMP_I64_EQZ:
@@ -1402,6 +1448,9 @@ static bool emit_op(jit_cc *c, uint32_t pc) {
         x64_rr(&c->b, 0, 0, 0x8B, X64_RAX, X64_RAX);      /* mov eax, eax: (uint32_t) */
         st64(c, X64_RAX, ip[1]);
         return true;
+    case CMP_ADDR64_WIN:
+        if (big_access(c, pc)) return true;
+        break; /* an exit: the interpreter runs it */
     case CMP_ADDR64: /* a 64-bit address saturated to 2^32 - 16 plus its low four bits
                         (interp.c BODY_ADDR64) */
         ld64(c, X64_RAX, ip[2]);

@@ -81,7 +81,9 @@ typedef struct jit_regs {
      (op) == CMP_MEMORY_COPY || (op) == CMP_MEMORY_FILL || (op) == CMP_MEMORY_COPY_X ||  \
      (op) == CMP_TABLE_GET || (op) == CMP_TABLE_SET || (op) == CMP_TABLE_INIT ||         \
      (op) == CMP_ELEM_DROP || (op) == CMP_TABLE_COPY || (op) == CMP_TABLE_GROW ||        \
-     (op) == CMP_TABLE_FILL || ((op) >= CMP_ATOMIC_LOAD8 && (op) <= CMP_ATOMIC_WAIT64))
+     (op) == CMP_TABLE_FILL || ((op) >= CMP_ATOMIC_LOAD8 && (op) <= CMP_ATOMIC_WAIT64) ||   \
+     (op) == CMP_MEMORY_INIT_W || (op) == CMP_MEMORY_COPY_W || (op) == CMP_MEMORY_FILL_W ||   \
+     (op) == CMP_ATOMIC_NOTIFY_W || (op) == CMP_ATOMIC_WAIT32_W || (op) == CMP_ATOMIC_WAIT64_W)
 
 /* Compiles `cf` (of module m) and sets cf->jit, or leaves it NULL when the
    function has an operation the tier does not handle (it stays

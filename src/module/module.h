@@ -50,6 +50,12 @@ typedef uint32_t mod_valtype;
 #define MOD_T_IDX 0x200u
 #define MOD_T_IDX_SHIFT 12
 #define MOD_T_MAX_TYPES (1u << 20) /* type indices a mod_valtype can hold */
+/* A 64-bit memory whose type keeps it at most this many pages (4 GiB -
+   64 KiB) is "small": its i64 addresses and offsets are saturated to 32
+   bits (ADDR64, interp.c), which is exact below 2^32 - 16. A larger one,
+   or one without a maximum, is "big" (cmp_mem_big): its accesses take the
+   64-bit path (ADDR64_WIN; docs/pipeline.md). */
+#define MOD_SMALL_PAGES64 65535u
 #define MOD_HT_NOFUNC 0x73u
 #define MOD_HT_NOEXTERN 0x72u
 #define MOD_HT_NOEXN 0x74u

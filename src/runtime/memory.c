@@ -225,16 +225,26 @@ weft_status rt_memory_alloc(weft_engine *engine, uint64_t store_cap, rt_budget *
     const weft_config *config = engine ? &engine->config : NULL;
     *out = NULL;
     /* A 64-bit memory (memory64) may declare up to 2^48 pages; weft gives
-       it at most 4 GiB - 64 KiB (RT_MAX_PAGES64, an implementation limit:
-       a larger minimum is refused, a larger maximum is clamped, so grow
-       fails past it as the spec allows). Its addresses are 64-bit all the
-       same: an access above is out of bounds. */
-    uint64_t range = limits.is64 ? RT_MAX_PAGES64 : RT_MAX_PAGES;
+       it at most the engine's max_memory_bytes, or 16 GiB when that is 0
+       (RT_DEFAULT_MAX_BYTES64), and never more than 2^47 bytes (the user
+       address space): a larger minimum is refused, a larger maximum is
+       clamped, so grow fails past it as the spec allows. One whose type
+       keeps it at most RT_MAX_PAGES64 pages is compiled with 32-bit
+       addresses (ADDR64, exact there), a larger one with 64-bit ones
+       (cmp_mem_big, docs/pipeline.md). Only address space is reserved for
+       the maximum (MAP_NORESERVE). */
+    uint64_t range = RT_MAX_PAGES;
     if (limits.is64) {
-        if (limits.min > RT_MAX_PAGES64)
+        uint64_t cap = config && config->max_memory_bytes ? config->max_memory_bytes : RT_DEFAULT_MAX_BYTES64;
+        if (cap > RT_MAX_BYTES64) cap = RT_MAX_BYTES64;
+        range = cap / RT_PAGE_SIZE;
+        if (limits.has_max && limits.max <= RT_MAX_PAGES64 && range > RT_MAX_PAGES64) range = RT_MAX_PAGES64;
+        if (limits.min > range)
             return base_fail(err, WEFT_ERR_LIMIT,
-                             "64-bit memory of %llu pages is above weft's limit of %u pages",
-                             (unsigned long long)limits.min, RT_MAX_PAGES64);
+                             "64-bit memory of %llu pages is above the limit of %llu pages (%s %llu bytes)",
+                             (unsigned long long)limits.min, (unsigned long long)range,
+                             config && config->max_memory_bytes ? "max_memory_bytes" : "by default",
+                             (unsigned long long)(range * RT_PAGE_SIZE));
     } else if (limits.min > RT_MAX_PAGES || (limits.has_max && limits.max > RT_MAX_PAGES)) {
         return base_fail(err, WEFT_ERR_MISUSE,
                          "memory size must be at most %u pages (4 GiB)", RT_MAX_PAGES);
@@ -244,8 +254,9 @@ weft_status rt_memory_alloc(weft_engine *engine, uint64_t store_cap, rt_budget *
                          "memory minimum (%llu pages) is above its maximum (%llu pages)",
                          (unsigned long long)limits.min, (unsigned long long)limits.max);
 
-    /* The effective maximum: the declared one (or the whole 32-bit range),
-       clamped by the engine's max_memory_bytes. */
+    /* The effective maximum: the declared one (or the whole 32-bit range,
+       or a 64-bit memory's bound above), clamped by the engine's
+       max_memory_bytes. */
     uint64_t max_pages = limits.has_max && limits.max < range ? limits.max : range;
     if (config && config->max_memory_bytes) {
         uint64_t cap = config->max_memory_bytes / RT_PAGE_SIZE;
@@ -376,7 +387,7 @@ weft_status weft_memory_new(weft_store *store, weft_limits limits,
                          "size minimum must not be greater than maximum (%llu > %llu)",
                          (unsigned long long)limits.min, (unsigned long long)limits.max);
     /* memory64: a 64-bit memory's limits go up to 2^48 pages (weft then
-       gives it at most 4 GiB, see rt_memory_alloc). */
+       gives it at most its bound, see rt_memory_alloc). */
     uint64_t range = limits.is64 ? (uint64_t)1 << 48 : RT_MAX_PAGES;
     if (limits.min > range || (limits.has_max && limits.max > range))
         return base_fail(err, WEFT_ERR_MISUSE, "memory size must be at most %llu pages",

@@ -18,9 +18,18 @@
 
 #define RT_PAGE_SIZE 65536u
 #define RT_MAX_PAGES 65536u        /* 32-bit memories: 4 GiB */
-/* 64-bit memories (memory64): one page less, so that every address the
-   interpreter saturates to 2^32 - 1 (ADDR64, interp.c) is out of bounds. */
-#define RT_MAX_PAGES64 65535u
+/* 64-bit memories (memory64): the most a small one (module.h) may have,
+   so that every address the interpreter saturates (ADDR64, interp.c) is
+   out of bounds. */
+#define RT_MAX_PAGES64 MOD_SMALL_PAGES64
+/* A 64-bit memory's bound when the engine sets none (max_memory_bytes 0):
+   16 GiB (V8's limit for memory64, too). Only address space is reserved
+   for it (MAP_NORESERVE), pages are committed as touched. */
+#define RT_DEFAULT_MAX_BYTES64 ((uint64_t)16 << 30)
+/* The most any 64-bit memory may have: 2^47 bytes, the x86-64 and aarch64
+   user address space, so page counts stay below 2^31 (memory.size and
+   memory.grow's 32-bit handlers, interp.c). */
+#define RT_MAX_BYTES64 ((uint64_t)1 << 47)
 #define RT_MAX_TABLE_SIZE 10000000u /* implementation limit on table size */
 
 /* A memory budget (weft_process_config.max_memory_bytes): the bytes a
