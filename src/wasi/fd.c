@@ -245,8 +245,16 @@ uint32_t wasi_fd_fdstat_set_rights(wasi_call *c, const weft_val *a) {
     if (!e) r = WASI_EBADF;
     else if ((base & ~e->base) || (inh & ~e->inheriting)) r = WASI_ENOTCAPABLE;
     else {
+        /* The inheriting rights fd_fdstat_get does not show (a directory
+           opened by path_open, fs.c) stay only while every one it shows
+           is kept: a program that writes the shown set back, as
+           wasi-testsuite's supports_rights does before it creates a file
+           for reading and writing through the directory, drops nothing,
+           and one that drops any inheriting right drops those too (never
+           more than asked is kept). */
+        uint64_t shown = e->inheriting & ~e->unshown;
         e->base = base;
-        e->inheriting = inh;
+        e->inheriting = (inh & shown) == shown ? inh | (e->inheriting & e->unshown) : inh;
     }
     pthread_mutex_unlock(&c->w->lock);
     return r;

@@ -291,7 +291,10 @@ uint32_t wasi_path_open(wasi_call *c, const weft_val *a) {
        needing read only when FD_READ was asked for; path_open still checks
        the whole set. wasi-libc reads the shown set: faccessat(dirfd, W_OK)
        on a directory opened O_RDONLY fails (its test access), and openat()
-       through such an fd asks for no write right, as on wasmtime. */
+       through such an fd asks for no write right, as on wasmtime.
+       fd_fdstat_set_rights leaves the rights not shown as they are (fd.c),
+       so writing the shown set back drops nothing (wasi-testsuite's
+       fd_fdstat_set_rights, issue 39). */
     uint64_t unshown = wasi_rights_needing(WASI_ACCESS_WRITE);
     if (!(base & WASI_RIGHT_FD_READ)) unshown |= wasi_rights_needing(WASI_ACCESS_READ);
     uint32_t newfd;

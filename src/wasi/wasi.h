@@ -180,7 +180,8 @@ typedef struct wasi_fd {
     uint64_t base;          /* rights on this fd */
     uint64_t inheriting;    /* rights of fds opened through it */
     uint64_t unshown;       /* of those, the ones fd_fdstat_get does not show
-                               (a directory opened by path_open: fs.c) */
+                               (a directory opened by path_open: fs.c), which
+                               fd_fdstat_set_rights leaves as they are */
     char *preopen;          /* guest name of a preopened directory, or NULL */
     bool stdio;             /* one of the host's stdio descriptors (guest 0, 1, 2
                                at start; fd_renumber moves it with the entry) */

@@ -3,7 +3,8 @@
 # puts the command, libweft.a, libweft.so.VERSION with its soname and
 # links, weft.h, wasm.h, weft_wasm.h, weft.pc and weft.1 in place; a host
 # program (host.c) builds against the installed library with nothing but
-# pkg-config, shared and static, and runs, and so does a wasm.h host
+# pkg-config, shared (run with LD_LIBRARY_PATH, or linked with an rpath) and
+# static, and runs, and so does a wasm.h host
 # (examples/capi_host.c); the man page renders with `man -l` without troff
 # warnings, documents every option `weft run --help` lists, and is what the
 # options table generates (docs/weft.1 is not stale); `make uninstall`
@@ -76,6 +77,25 @@ if cc $SANFLAGS -o "$TMP/host-shared" "$HERE/host.c" $(pkg-config --cflags --lib
         bad "host (shared) does not load $P/lib/libweft.so.$MAJOR: $(LD_LIBRARY_PATH=$P/lib ldd "$TMP/host-shared" | grep weft)"
 else
     bad "cc host.c \$(pkg-config --cflags --libs weft): $(head -n 3 "$TMP/cc.err")"
+fi
+# The README's two ways for a prefix outside the loader's path: without
+# LD_LIBRARY_PATH the host above does not start (the loader's message), and
+# linked with an rpath to PREFIX/lib it starts and loads libweft from there.
+if [ -x "$TMP/host-shared" ]; then
+    got=$(env -u LD_LIBRARY_PATH "$TMP/host-shared" "$M1" "$M2" 2>&1)
+    grep -q "libweft.so.$MAJOR: cannot open shared object file" <<<"$got" && ok ||
+        bad "host (shared) without LD_LIBRARY_PATH printed [$got]"
+fi
+# shellcheck disable=SC2046
+if cc $SANFLAGS -o "$TMP/host-rpath" "$HERE/host.c" $(pkg-config --cflags --libs weft) \
+    -Wl,-rpath,"$P/lib" 2>"$TMP/cc.err"; then
+    ok
+    got=$(env -u LD_LIBRARY_PATH "$TMP/host-rpath" "$M1" "$M2" 2>&1)
+    [ "$got" = "$want" ] && ok || bad "host (rpath) printed [$got]"
+    env -u LD_LIBRARY_PATH ldd "$TMP/host-rpath" | grep -q "libweft.so.$MAJOR => $P/lib/libweft.so.$MAJOR" && ok ||
+        bad "host (rpath) does not load $P/lib/libweft.so.$MAJOR: $(env -u LD_LIBRARY_PATH ldd "$TMP/host-rpath" | grep weft)"
+else
+    bad "cc host.c \$(pkg-config --cflags --libs weft) -Wl,-rpath,PREFIX/lib: $(head -n 3 "$TMP/cc.err")"
 fi
 # A wasm.h host (examples/capi_host.c, docs/capi.md) builds with the same
 # pkg-config line and runs against the installed library.

@@ -9,6 +9,9 @@
 # deterministic mode the read waits until no other thread can run).
 #   tests/threads/run.sh BUILD [COUNT]   runs every scenario COUNT times
 #                                        (default 1; stress.sh uses more)
+# CASES="NAME..." runs only those scenarios (the names of the simple ones
+# and of the case_* functions below: CASES="join trap race"); all when
+# unset. tests/cross/aarch64.sh picks the ones that hold under an emulator.
 # Prints one line per failure and "N passed, N failed" last; exits non-zero
 # on any failure. Every run has a timeout, so a hang is a failure, not a
 # hung suite. A ThreadSanitizer report in any run is a failure.
@@ -16,6 +19,7 @@ set -u
 BUILD=${1:-build}
 COUNT=${2:-1}
 SCHED=${SCHED:-os pool det:1 det:2 det:3 pct:1}
+CASES=${CASES:-}
 cd "$(dirname "$0")/../.."
 WEFT=$BUILD/weft
 W=tests/threads/wasm
@@ -71,9 +75,15 @@ verdict() {
     problems=()
 }
 
+# chosen NAME: whether scenario NAME is to run (CASES).
+chosen() { [ -z "$CASES" ] || [[ " $CASES " == *" $1 "* ]]; }
+# each NAME [ARGS...]: runs case_NAME when chosen.
+each() { if chosen "$1"; then "case_$1" "${@:2}"; fi; }
+
 # simple NAME STDOUT [ARGS...]: exit 0, exactly this stdout, empty stderr.
 simple() {
     local name=$1 want=$2; shift 2
+    chosen "$name" || return 0
     run "$name" 60 "$@" "$W/$name.wasm"
     [ "$rc" -eq 0 ] || expect "exit $rc, expected 0"
     [ "$out" = "$want" ] || expect "stdout differs"
@@ -416,21 +426,21 @@ for ((round = 1; round <= COUNT; round++)); do
     simple timed_wait $'wait32 2\nwait64 2\nwoken 0'
     simple spin_flag "output 5999994"
     simple short_lived "threads 1000"
-    case_trap
-    case_deadlock
-    case_exit
-    case_trap_parked
-    case_read_trap
-    case_one_runner
-    case_many
-    case_dump
-    case_dump_os
-    case_budget
-    case_limit
-    case_load
+    each trap
+    each deadlock
+    each exit
+    each trap_parked
+    each read_trap
+    each one_runner
+    each many
+    each dump
+    each dump_os
+    each budget
+    each limit
+    each load
   done
   # Replays and exploration once: they repeat themselves by design.
-  if [ "$round" -eq 1 ]; then MODE=det; set_mode; case_race; case_tiers; case_explore; case_explore --pct 3; fi
+  if [ "$round" -eq 1 ]; then MODE=det; set_mode; each race; each tiers; each explore; each explore --pct 3; fi
     if [ "$COUNT" -gt 1 ] && [ $((round % 10)) -eq 0 ]; then
         echo "round $round/$COUNT: $pass passed, $fail failed"
     fi

@@ -230,6 +230,8 @@ t fd_sync fd_sync 0
 t fd_fdstat_get fd_fdstat_get 0
 t fd_fdstat_set_flags fd_fdstat_set_flags 0
 t fd_fdstat_set_rights fd_fdstat_set_rights 0
+# wasi-testsuite's fd_fdstat_set_rights, call for call (issue 39).
+t set_rights_shown set_rights_shown 0
 t fd_filestat_get fd_filestat_get 0
 t fd_filestat_set_size fd_filestat_set_size 0
 t fd_filestat_set_times fd_filestat_set_times 0
