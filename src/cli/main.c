@@ -545,9 +545,11 @@ static void cli_version(void) {
     if (*have) have[strlen(have) - 2] = '\0';
     printf("features: wasm-2.0 simd (v128, %s) threads (shared memory, atomics, wait/notify) "
            "wasm-3.0 (%s) wasi-preview1 (%u functions, also wasi_unstable) wasi-threads "
-           "sched-pool fuel timeout\n", weft_simd_backend(), *have ? have : "none yet",
+           "sched-pool fuel timeout components (synchronous) wasi-preview2 (cli, io, clocks, "
+           "random, filesystem)\n", weft_simd_backend(), *have ? have : "none yet",
            weft_wasi_function_count());
-    printf("not built in: %sgc, wasi-preview2, components%s\n", lack, weft_jit_built() ? "" : ", jit");
+    printf("not built in: %sgc, component-model async, wasi-preview3, wasi:sockets, wasi:http%s\n", lack,
+           weft_jit_built() ? "" : ", jit");
     if (weft_jit_built())
         printf("tiers: auto (the default: hot functions compiled while they run), interp, "
                "jit (every function compiled on its first call); x86-64 baseline compiler\n");
