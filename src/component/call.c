@@ -228,21 +228,16 @@ static const char *canon_name(uint8_t op) {
     return "built-in";
 }
 
-static void opts_of(cm_inst *inst, const cm_canon_opts *o, cm_abi_opts *out, weft_memory **mem,
-                    weft_func **realloc_fn) {
+static void opts_of(cm_inst *inst, const cm_canon_opts *o, cm_abi_opts *out) {
     memset(out, 0, sizeof *out);
     out->encoding = (cm_encoding)o->string_encoding;
-    *mem = NULL;
-    *realloc_fn = NULL;
     if (o->memory != UINT32_MAX) {
-        *mem = inst->space[CM_CORE_MEMORY][o->memory].core.of.memory;
         out->memory = memory_of;
-        out->memory_env = *mem;
+        out->memory_env = inst->space[CM_CORE_MEMORY][o->memory].core.of.memory;
     }
     if (o->realloc != UINT32_MAX) {
-        *realloc_fn = inst->space[CM_CORE_FUNC][o->realloc].core.of.func;
         out->realloc = realloc_of;
-        out->realloc_env = *realloc_fn;
+        out->realloc_env = inst->space[CM_CORE_FUNC][o->realloc].core.of.func;
     }
 }
 
@@ -262,7 +257,7 @@ weft_status cm_make_canon(cm_inst *inst, const cm_def *d, cm_sort sort, uint32_t
         f->type = inst->comp->space[CM_FUNC][idx].func;
         f->inst = inst;
         f->core = inst->space[CM_CORE_FUNC][c->func].core.of.func;
-        opts_of(inst, o, &f->opts, &f->memory, &f->realloc);
+        opts_of(inst, o, &f->opts);
         if (o->post_return != UINT32_MAX)
             f->post_return = inst->space[CM_CORE_FUNC][o->post_return].core.of.func;
         it->func = f;
@@ -278,9 +273,7 @@ weft_status cm_make_canon(cm_inst *inst, const cm_def *d, cm_sort sort, uint32_t
         L->inst = inst;
         L->callee = inst->space[CM_FUNC][c->func].func;
         L->ft = inst->comp->space[CM_FUNC][c->func].func;
-        weft_memory *mem;
-        weft_func *rf;
-        opts_of(inst, o, &L->opts, &mem, &rf);
+        opts_of(inst, o, &L->opts);
         cm_core_sig sig;
         cm_abi_flatten_functype(L->ft, false, false, CM_ABI_LOWER, &sig);
         L->nflat_params = sig.nparams;

@@ -559,6 +559,10 @@ static weft_status instantiate(weft_store *store, const cm_component *c, cm_inst
         inst->space[s] = inst_alloc(inst, c->count[s] * sizeof(cm_item), err);
         if (!inst->space[s]) return WEFT_ERR_NOMEM;
     }
+    uint32_t nexports = 0;
+    for (uint32_t di = 0; di < c->ndefs; di++) nexports += c->defs[di].kind == CM_DEF_EXPORT;
+    if (nexports && !(inst->exports.exports = inst_alloc(inst, nexports * sizeof(cm_rexport), err)))
+        return WEFT_ERR_NOMEM;
     uint32_t cursor[CM_SORT_COUNT] = {0};
     for (uint32_t di = 0; di < c->ndefs; di++) {
         const cm_def *d = &c->defs[di];
@@ -569,17 +573,10 @@ static weft_status instantiate(weft_store *store, const cm_component *c, cm_inst
                 inst->count[s] = ++cursor[s];
             }
         }
-        if (d->kind == CM_DEF_EXPORT) {
-            /* the component's exports, by name */
-            cm_rinst *ri = &inst->exports;
-            cm_rexport *x = cm_arena_alloc(arena, (ri->n + 1) * sizeof *x, 16);
-            if (!x) return base_fail(err, WEFT_ERR_NOMEM, "out of memory instantiating a component");
-            if (ri->n) memcpy(x, ri->exports, ri->n * sizeof *x);
-            x[ri->n] = (cm_rexport){d->u.ie.name.name, d->u.ie.item.sort,
-                                    inst->space[d->u.ie.item.sort][d->u.ie.item.idx]};
-            ri->exports = x;
-            ri->n++;
-        }
+        if (d->kind == CM_DEF_EXPORT) /* the component's exports, by name */
+            inst->exports.exports[inst->exports.n++] =
+                (cm_rexport){d->u.ie.name.name, d->u.ie.item.sort,
+                             inst->space[d->u.ie.item.sort][d->u.ie.item.idx]};
     }
     inst->exports.inst = inst;
     return WEFT_OK;

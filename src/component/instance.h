@@ -83,9 +83,7 @@ struct cm_func {
     cm_inst *inst;
     weft_func *core;
     weft_func *post_return; /* NULL: none */
-    weft_func *realloc;     /* NULL: none */
-    weft_memory *memory;    /* NULL: none */
-    cm_abi_opts opts;
+    cm_abi_opts opts;       /* memory and realloc: the core ones, as their envs */
     /* host */
     const cm_host_func *host;
     void *host_ctx;
@@ -112,8 +110,6 @@ struct cm_inst {
     cm_rinst exports;          /* what it exports */
     cm_inst *children;         /* instances of nested components, for cm_inst_free */
     cm_inst *next_sibling;
-    cm_resource *owned_res;    /* resources it defined (freed with it) */
-    uint32_t nowned_res;
 };
 
 /* What satisfies the root's imports: host instances matched by name

@@ -97,6 +97,14 @@ static weft_status check_type(const cm_handle *h, const cm_resource *rt, uint32_
                         rt_name(rt), rt_name(h->rt));
 }
 
+/* The element at index, which must be a handle of rt (the lookup every
+   built-in and lift starts with). */
+static weft_status get_typed(cm_inst_state *inst, const cm_resource *rt, uint32_t index, cm_handle **h,
+                             weft_error *err) {
+    weft_status st = table_get(&inst->handles, index, h, err);
+    return st == WEFT_OK ? check_type(*h, rt, index, err) : st;
+}
+
 /* ---- calls ("Tasks", "Subtask State") ------------------------------------ */
 
 void cm_task_begin(cm_task *task, cm_inst_state *callee) {
@@ -162,8 +170,7 @@ weft_status cm_resource_drop(cm_inst_state *inst, const cm_resource *rt, uint32_
     if (!inst->may_leave)
         return cm_trap_fail(err, CM_TRAP_CANNOT_LEAVE, "resource.drop called during realloc");
     cm_handle *h = NULL;
-    weft_status st = table_get(&inst->handles, index, &h, err);
-    if (st == WEFT_OK) st = check_type(h, rt, index, err);
+    weft_status st = get_typed(inst, rt, index, &h, err);
     if (st != WEFT_OK) return st;
     if (h->num_lends != 0)
         return cm_trap_fail(err, CM_TRAP_HANDLE_LENT,
@@ -183,8 +190,7 @@ weft_status cm_resource_drop(cm_inst_state *inst, const cm_resource *rt, uint32_
 weft_status cm_resource_rep(cm_inst_state *inst, const cm_resource *rt, uint32_t index,
                             uint32_t *rep, weft_error *err) {
     cm_handle *h = NULL;
-    weft_status st = table_get(&inst->handles, index, &h, err);
-    if (st == WEFT_OK) st = check_type(h, rt, index, err);
+    weft_status st = get_typed(inst, rt, index, &h, err);
     if (st != WEFT_OK) return st;
     *rep = h->rep;
     return WEFT_OK;
@@ -195,8 +201,7 @@ weft_status cm_resource_rep(cm_inst_state *inst, const cm_resource *rt, uint32_t
 weft_status cm_lift_own(cm_inst_state *inst, const cm_resource *rt, uint32_t index, uint32_t *rep,
                         weft_error *err) {
     cm_handle *h = NULL;
-    weft_status st = table_get(&inst->handles, index, &h, err);
-    if (st == WEFT_OK) st = check_type(h, rt, index, err);
+    weft_status st = get_typed(inst, rt, index, &h, err);
     if (st != WEFT_OK) return st;
     if (h->num_lends != 0)
         return cm_trap_fail(err, CM_TRAP_HANDLE_LENT,
@@ -213,8 +218,7 @@ weft_status cm_lift_own(cm_inst_state *inst, const cm_resource *rt, uint32_t ind
 weft_status cm_lift_borrow(cm_inst_state *inst, cm_subtask *sub, const cm_resource *rt,
                            uint32_t index, uint32_t *rep, weft_error *err) {
     cm_handle *h = NULL;
-    weft_status st = table_get(&inst->handles, index, &h, err);
-    if (st == WEFT_OK) st = check_type(h, rt, index, err);
+    weft_status st = get_typed(inst, rt, index, &h, err);
     if (st != WEFT_OK) return st;
     if (!sub) return base_fail(err, WEFT_ERR_MISUSE, "a borrow lifted outside a call (no subtask)");
     st = add_lender(sub, index, h, err);

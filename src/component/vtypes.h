@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 
+#include "cabi.h" /* CM_MAX_FLAT_PARAMS, CM_MAX_FLAT_RESULTS */
 #include "component.h"
 
 /* An open-addressing set (and map: vals) of pointers; zeroed is empty. */
@@ -19,10 +20,7 @@ const void *cm_pset_get(const cm_pset *s, const void *p);
 bool cm_pset_put(cm_pset *s, const void *p, const void *v); /* false: out of memory */
 void cm_pset_free(cm_pset *s);
 
-/* CanonicalABI.md "Flattening": MAX_FLAT_PARAMS, MAX_FLAT_RESULTS. */
-#define CM_MAX_FLAT_PARAMS 16
-#define CM_MAX_FLAT_RESULTS 1
-#define CM_FLAT_MAX 17 /* flat values kept: one past the params' limit */
+#define CM_FLAT_MAX 17 /* flat values kept: one past the params' limit (cabi.h's) */
 
 /* a matches b (a is what is supplied, b what is expected), b's resources
    replaced through `map` (NULL: none). On a mismatch, why says how. */
