@@ -107,6 +107,7 @@ same "-S tcplisten=ADDR" '^fd 4: filetype 6$' -- run --dir data -S tcplisten=127
     run --dir data --listen 127.0.0.1:0 "$P"
 same "-S threads" '^exit 0$' -- run -S threads "$T/join.wasm" -- run "$T/join.wasm"
 same "-S cli" '^hello from wat$' -- run -S cli "$C/hello.wasm" -- run "$C/hello.wasm"
+same "-S preview2" '^hello from wat$' -- run -S preview2 "$C/hello.wasm" -- run "$C/hello.wasm"
 same "-S list" '^env K=v$
 ^fd 3: filetype 6$' -- K=v "$WEFT" run -S inherit-env,tcplisten=127.0.0.1:0,cli "$P" -- \
     K=v "$WEFT" run --inherit-env --listen 127.0.0.1:0 "$P"
@@ -138,6 +139,7 @@ same "-W simd" '^hello from wat$' -- run -W simd "$C/hello.wasm" -- run "$C/hell
 same "-W bulk-memory" '^hello from wat$' -- run -W bulk-memory "$C/hello.wasm" -- run "$C/hello.wasm"
 same "-W multi-value" '^hello from wat$' -- run -W multi-value=y "$C/hello.wasm" -- run "$C/hello.wasm"
 same "-W reference-types" '^hello from wat$' -- run -W reference-types "$C/hello.wasm" -- run "$C/hello.wasm"
+same "-W component-model" '^hello from wat$' -- run -W component-model "$C/hello.wasm" -- run "$C/hello.wasm"
 # Wasm 3.0 features (issue 24), on by default as in wasmtime: each runs
 # the same spelled or not (GC, which weft lacks, is refused below).
 X=$C/extconst.wasm
@@ -172,7 +174,11 @@ refused --optimize "'--optimize' is not supported" run --optimize opt-level=2 "$
 refused -C "'-C' is not supported" run -C cache=n "$P"
 refused -D "'-D' is not supported" run -D debug-info "$P"
 refused "-S http" "'-S http' is not supported: weft has no wasi-http" run -S http "$P"
-refused "-S preview2" "'-S preview2' is not supported: .*preview1" run -S preview2=n "$P"
+refused "-S preview2=n" "'-S preview2=n' is not supported: WASI 0.2 is always on" run -S preview2=n "$P"
+refused "-S p3" "'-S p3' is not supported: weft does not implement WASI 0.3 yet" run -S p3 "$P"
+refused "-W component-model=n" "'-W component-model=n' is not supported" run -W component-model=n "$P"
+refused "-W component-model-async" "'-W component-model-async' is not supported: .*async" \
+    run -W component-model-async "$P"
 refused "-S inherit-network" "'-S inherit-network' is not supported: .*--listen" run -S inherit-network "$P"
 refused "-S threads=n" "'-S threads=n' is not supported" run -S threads=n "$P"
 refused "-W gc" "'-W gc' is not supported: weft does not implement wasm GC" run -W gc=n "$P"
