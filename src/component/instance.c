@@ -157,14 +157,16 @@ static void split_version(const char *s, size_t n, size_t *base, const char **ve
     *vlen = n - *base - 1;
 }
 
-static const cm_host_instance *find_host(const cm_host_env *env, cm_name want) {
-    if (!env) return NULL;
+const cm_host_instance *cm_host_find(const cm_host_instance *hosts, uint32_t n, const char *name,
+                                     size_t len) {
+    if (!hosts || !name) return NULL;
+    cm_name want = {.s = name, .len = len};
     size_t wbase, wvlen;
     const char *wver;
     split_version(want.s, want.len, &wbase, &wver, &wvlen);
     const cm_host_instance *best = NULL;
-    for (uint32_t i = 0; i < env->nhosts; i++) {
-        const cm_host_instance *h = &env->hosts[i];
+    for (uint32_t i = 0; i < n; i++) {
+        const cm_host_instance *h = &hosts[i];
         size_t hn = strlen(h->name), hbase, hvlen;
         const char *hver;
         split_version(h->name, hn, &hbase, &hver, &hvlen);
@@ -471,7 +473,8 @@ static weft_status make_import(cm_inst *inst, const cm_def *d, const cm_entry *e
             return base_fail(err, WEFT_ERR_LINK,
                              "import `%.*s`: weft's hosts give instances (interfaces) only, not a %s",
                              (int)name.len, name.s, cm_sort_name(d->u.ie.name.type.sort));
-        const cm_host_instance *h = find_host(args->env, name);
+        const cm_host_instance *h =
+            args->env ? cm_host_find(args->env->hosts, args->env->nhosts, name.s, name.len) : NULL;
         if (!h)
             return base_fail(err, WEFT_ERR_LINK,
                              "import `%.*s`: no such interface in this host (weft has WASI 0.2: "

@@ -146,5 +146,11 @@ weft_status cm_call(cm_func *f, cm_inst *caller, weft_caller *wc, const cm_val *
    (pre-release and build parts compared as text), compatible in the
    sense of semver's caret (wasmtime's rule for WASI interfaces). */
 bool cm_version_compatible(const char *import_ver, size_t ilen, const char *host_ver, size_t hlen);
+/* The host instance of hosts[0..n) that serves an import named
+   name[0..len) ("wasi:io/streams@0.2.6"): the same name before '@' and a
+   compatible version (cm_version_compatible; the last one listed wins
+   when several are), or an unversioned name equal to it. NULL if none. */
+const cm_host_instance *cm_host_find(const cm_host_instance *hosts, uint32_t n, const char *name,
+                                     size_t len);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "../component/instance.h"
 #include "wasip2.h"
 
 /* ---- Types and instances from the rows ---- */
@@ -132,29 +133,11 @@ const cm_host_instance *wp2_ctx_instances(const wp2_ctx *x, uint32_t *n) {
     return x ? x->instances : NULL;
 }
 
-/* "wasi:io/streams@0.2.6" -> the part before '@' and the version after. */
-static bool wp2_split(const char *name, size_t *base_len, unsigned v[3]) {
-    const char *at = strchr(name, '@');
-    if (!at) return false;
-    *base_len = (size_t)(at - name);
-    char tail;
-    return sscanf(at + 1, "%u.%u.%u%c", &v[0], &v[1], &v[2], &tail) == 3;
-}
-
+/* The component linker's rule (cm_host_find), so a lookup here and a
+   link agree. */
 const cm_host_instance *wp2_ctx_instance(const wp2_ctx *x, const char *name) {
     if (!x || !name) return NULL;
-    size_t len;
-    unsigned want[3];
-    if (!wp2_split(name, &len, want)) return NULL;
-    for (uint32_t i = 0; i < WP2_NINSTANCES; i++) {
-        size_t hlen;
-        unsigned have[3];
-        const char *h = x->instances[i].name;
-        if (!wp2_split(h, &hlen, have) || hlen != len || memcmp(h, name, len) != 0) continue;
-        /* semver: 0.y.z is compatible with 0.y.z' for z' <= the host's z */
-        if (want[0] == have[0] && want[1] == have[1] && want[2] <= have[2]) return &x->instances[i];
-    }
-    return NULL;
+    return cm_host_find(x->instances, WP2_NINSTANCES, name, strlen(name));
 }
 
 weft_wasi *wp2_ctx_wasi(wp2_ctx *x) { return x ? x->w : NULL; }

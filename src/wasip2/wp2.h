@@ -47,8 +47,8 @@ void wp2_ctx_free(wp2_ctx *x);
 const cm_host_instance *wp2_ctx_instances(const wp2_ctx *x, uint32_t *n);
 /* The host instance that serves an import named `name`
    ("wasi:io/streams@0.2.6"): same package and interface, and a version of
-   the same 0.2 line (0.2.0 up to 0.2.12, the one implemented); NULL if
-   none. */
+   the same 0.2 line (any 0.2.x: the linker's rule, cm_host_find, which is
+   wasmtime's); NULL if none. */
 const cm_host_instance *wp2_ctx_instance(const wp2_ctx *x, const char *name);
 
 /* The preview1 context under the state: a process swaps its blocker
