@@ -170,6 +170,7 @@ $(BUILD)/weft-component-test: $(BUILD)/obj/tests/component/runner.o $(BUILD)/obj
 # with jco's parser (tests/component/convert.mjs; node and /work/tools/jco).
 component-data:
 	node tests/component/convert.mjs
+	node tests/component/convert.mjs tests/component/wast tests/component/data-weft
 
 # The spec runner over the portable C SIMD lanes (src/exec/simd.h with
 # WEFT_SIMD_PORTABLE=1): only the interpreter differs, so tests run both.

@@ -1024,6 +1024,31 @@ static const cm_named *find_named(const cm_named *list, size_t n, const char *s,
 
 static weft_status freshen(val *v, cm_extern *e);
 
+/* An instance imported or exported by a component (or declared in a
+   component type) names every type it exports, aliased out or not, and
+   those of the instances it exports, in turn (Explainer.md "External
+   Visibility of Types": the typeidx an import or export introduces, and
+   an instance's type exports are introduced with it; wasm-tools'
+   validate_and_register_named_types registers each export of an imported
+   or exported instance). So a later import may use a record that an
+   earlier imported instance exports inside a variant it also exports
+   (wasi:http's error-code and its payload records) without an alias of
+   each. */
+static weft_status name_instance_types(val *v, const cm_insttype *it, uint8_t kind, uint32_t depth) {
+    if (depth >= CM_MAX_NESTING) return WEFT_OK; /* deeper instance types were refused when made */
+    for (uint32_t i = 0; i < it->nexports; i++) {
+        const cm_extern *x = &it->exports[i].type;
+        if (x->sort == CM_TYPE && x->type->kind == CM_TYPE_VAL && !cm_kind_is_prim(x->type->val->kind) &&
+            !cm_pset_has(v->vis, x->type->val) && !cm_pset_put(v->vis, x->type->val, NAMED(kind)))
+            return NOMEM(v);
+        if (x->sort == CM_INSTANCE) {
+            if (!cm_pset_has(v->vis, x->instance) && !cm_pset_put(v->vis, x->instance, NAMED(kind))) return NOMEM(v);
+            TRY(name_instance_types(v, x->instance, kind, depth + 1));
+        }
+    }
+    return WEFT_OK;
+}
+
 static weft_status declare(val *v, scope *s, cm_named *nm, bool import) {
     const char *what = import ? "import" : "export";
     name_info ni;
@@ -1063,6 +1088,7 @@ static weft_status declare(val *v, scope *s, cm_named *nm, bool import) {
     if ((import || !s->component) && nm->type.sort == CM_INSTANCE) TRY(freshen(v, &nm->type));
     uint8_t kind = import ? NAMED_IMPORT : NAMED_EXPORT;
     if (nm->type.sort == CM_INSTANCE && !cm_pset_put(v->vis, nm->type.instance, NAMED(kind))) return NOMEM(v);
+    if (nm->type.sort == CM_INSTANCE && !s->instance_type) TRY(name_instance_types(v, nm->type.instance, kind, 0));
     cm_entry e;
     uint8_t named;
     TRY(extern_entry(v, &nm->type, kind, &e, &named));
