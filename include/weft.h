@@ -1163,10 +1163,24 @@ typedef struct weft_wasi_config {
                                      guest fds after `listen` */
     int stdio[3];                 /* host fds for guest 0, 1, 2; borrowed,
                                      never closed. -1 = not open. */
+    uint32_t net;                 /* WEFT_WASI_NET_* bits: what WASI 0.2's
+                                     wasi:sockets may do (docs/wasi.md) */
 } weft_wasi_config;
 
+/* weft_wasi_config.net: the network a component's wasi:sockets reaches
+   (wasmtime's -S options of the same names). Without INHERIT no address
+   may be bound, connected to, listened on or sent to: those calls answer
+   the WIT's access-denied. TCP and UDP (set by weft_wasi_config_init)
+   allow creating sockets of that kind at all; NAME_LOOKUP allows
+   wasi:sockets/ip-name-lookup. A zeroed config allows nothing. */
+#define WEFT_WASI_NET_INHERIT 0x1u
+#define WEFT_WASI_NET_NAME_LOOKUP 0x2u
+#define WEFT_WASI_NET_TCP 0x4u
+#define WEFT_WASI_NET_UDP 0x8u
+
 /* Fills `config` with defaults: no arguments, no environment, no preopens,
-   stdio = the process's own 0, 1, 2. */
+   stdio = the process's own 0, 1, 2, net = WEFT_WASI_NET_TCP |
+   WEFT_WASI_NET_UDP (sockets may be made, but reach no address). */
 WEFT_API void weft_wasi_config_init(weft_wasi_config *config);
 
 /* Makes a WASI context. Opens every preopen and listen address now:

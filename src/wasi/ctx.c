@@ -321,6 +321,7 @@ void weft_wasi_config_init(weft_wasi_config *config) {
     config->stdio[0] = 0;
     config->stdio[1] = 1;
     config->stdio[2] = 2;
+    config->net = WEFT_WASI_NET_TCP | WEFT_WASI_NET_UDP;
 }
 
 static char **wasi_copy_strings(uint32_t n, const char *const *src, size_t *bytes) {
@@ -391,6 +392,8 @@ weft_status weft_wasi_new(const weft_wasi_config *config, weft_wasi **out,
     if (!w) return wasi_fail(err, WEFT_ERR_NOMEM, "out of memory");
     pthread_mutex_init(&w->lock, NULL);
     w->block = wasi_block_default;
+    pthread_cond_init(&w->lookups_done, NULL);
+    w->net = config->net;
     weft_status st = WEFT_OK;
 
     w->argc = config->argc;
@@ -472,6 +475,7 @@ fail:
 
 void weft_wasi_free(weft_wasi *w) {
     if (!w) return;
+    wasi_net_lookups_wait(w);
     for (uint32_t i = 0; i < w->nfds; i++) wasi_fd_entry_destroy(w->fds[i]);
     free(w->fds);
     if (w->argv)
@@ -481,6 +485,7 @@ void weft_wasi_free(weft_wasi *w) {
     free(w->argv);
     free(w->env);
     free(w->bindings);
+    pthread_cond_destroy(&w->lookups_done);
     pthread_mutex_destroy(&w->lock);
     free(w);
 }

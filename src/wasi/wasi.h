@@ -15,11 +15,13 @@
 #define WEFT_WASI_H
 
 #include <dirent.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #include "weft.h"
@@ -249,6 +251,9 @@ struct weft_wasi {
     int64_t (*clock_hook)(void *env, uint32_t wasi_clock);
     bool (*random_hook)(void *env, void *buf, size_t len);
     wasi_binding *bindings; /* 2 * wasi_func_count (preview1, unstable) */
+    uint32_t net;           /* WEFT_WASI_NET_* (weft_wasi_config.net) */
+    uint32_t lookups;       /* name lookups whose thread still runs (sock.c); under lock */
+    pthread_cond_t lookups_done; /* signalled when `lookups` falls */
 };
 
 /* A host call in progress. `mem`/`size` are read once per call: memory
@@ -478,10 +483,90 @@ WASI_INTERNAL void wasi_wait_describe(const wasi_wait *wait, char *buf, size_t l
 /* Host clock for a WASI clock id, or -1 if the id is unknown. */
 WASI_INTERNAL int wasi_host_clock(uint32_t id);
 
-/* ---- sock.c ---- */
+/* ---- sock.c: the one socket layer ----
+
+   preview1's sock_* and --listen, WASI 0.2's wasi:sockets (src/wasip2/
+   sockets*.c) and anything else of weft's that speaks TCP or UDP for a
+   guest use these. Every host socket made here is non-blocking and
+   close-on-exec; nothing here waits (a caller that must wait does it
+   through wasi_block_on / wasi_wait_ready, so a scheduler can park it);
+   nothing raises SIGPIPE. Failures are preview1 errnos (the host's errno
+   mapped one to one by wasi_errno_from_host), which the WASI 0.2 layer
+   maps on to its error-code. */
 
 /* Opens a listening TCP socket on "HOST:PORT" ("[::1]:8080" for IPv6). */
 WASI_INTERNAL weft_status wasi_listen_open(const char *addr, int *out,
                                            weft_error *err);
+
+/* A socket address as the host's calls take it. */
+typedef struct wasi_sockaddr {
+    struct sockaddr_storage ss;
+    socklen_t len;
+} wasi_sockaddr;
+
+/* Whether context `w` may use address `a` for a bind, connect, listen,
+   accept or send: only with WEFT_WASI_NET_INHERIT (the guest otherwise
+   reaches no address; wasmtime's default, whose answer is access-denied). */
+WASI_INTERNAL bool wasi_net_permits(const struct weft_wasi *w, const wasi_sockaddr *a);
+/* A new socket of `family` (AF_INET, AF_INET6) and `type` (SOCK_STREAM,
+   SOCK_DGRAM) in *out. An IPv6 socket is IPV6_V6ONLY (wasi:sockets:
+   "enabled by default and can't be configured otherwise"). EAFNOSUPPORT,
+   EMFILE, ENFILE, ENOBUFS, ENOMEM. */
+WASI_INTERNAL wasi_errno wasi_net_open(int family, int type, int *out);
+/* bind(2); a stream socket gets SO_REUSEADDR first, so a port in
+   TIME_WAIT binds again (tcp.wit's implementors note). */
+WASI_INTERNAL wasi_errno wasi_net_bind(int s, const wasi_sockaddr *a);
+WASI_INTERNAL wasi_errno wasi_net_listen(int s, int backlog);
+/* Starts connect(2): 0 when connected at once, WASI_EINPROGRESS when the
+   handshake goes on (then wasi_net_connect_status, or wait for POLLOUT),
+   else the failure. `a` NULL dissolves a datagram socket's association
+   (connect to AF_UNSPEC). */
+WASI_INTERNAL wasi_errno wasi_net_connect(int s, const wasi_sockaddr *a);
+/* Where a started connect is, looking without waiting: WASI_EAGAIN while
+   in progress, 0 once connected, else why it failed (SO_ERROR). */
+WASI_INTERNAL wasi_errno wasi_net_connect_status(int s);
+/* accept4(2) without waiting: the new (non-blocking) socket in *out and
+   its peer in *peer (may be NULL). WASI_EAGAIN when nothing is pending. */
+WASI_INTERNAL wasi_errno wasi_net_accept(int s, int *out, wasi_sockaddr *peer);
+/* getsockname(2) (peer false) or getpeername(2) (peer true). */
+WASI_INTERNAL wasi_errno wasi_net_name(int s, bool peer, wasi_sockaddr *out);
+/* An int socket option (getsockopt / setsockopt). */
+WASI_INTERNAL wasi_errno wasi_net_getopt(int s, int level, int name, int *v);
+WASI_INTERNAL wasi_errno wasi_net_setopt(int s, int level, int name, int v);
+/* One datagram or stream send without waiting: to `to` (NULL: the
+   connected peer); *sent bytes taken. WASI_EAGAIN when it would wait. */
+WASI_INTERNAL wasi_errno wasi_net_send(int s, const void *buf, size_t len,
+                                       const wasi_sockaddr *to, size_t *sent);
+/* One receive without waiting into buf (cap bytes): *got bytes, the
+   sender in *from (may be NULL), *truncated when a datagram was longer
+   than cap (the rest is lost, as recvfrom(2)). WASI_EAGAIN when nothing
+   is there. */
+WASI_INTERNAL wasi_errno wasi_net_recv(int s, void *buf, size_t cap, wasi_sockaddr *from,
+                                       size_t *got, bool *truncated);
+
+/* Name lookup (getaddrinfo(3), which may wait on DNS): started on a
+   thread of its own, so the guest's agent never waits for it; its
+   descriptor (wasi_net_lookup_fd) turns readable when the answer is
+   there, for a pollable or a wasi_wait. A numeric address is answered at
+   once. At most WASI_NET_LOOKUPS_MAX lookups of one context run at once
+   (a guest cannot make threads without bound); weft_wasi_free waits for
+   those still running. */
+#define WASI_NET_LOOKUPS_MAX 16
+typedef struct wasi_lookup wasi_lookup;
+/* Starts resolving host `name` (NUL-terminated) for context `w`. ENOMEM,
+   EAGAIN (WASI_NET_LOOKUPS_MAX running, or no thread to be had). */
+WASI_INTERNAL wasi_errno wasi_net_lookup_start(struct weft_wasi *w, const char *name,
+                                               wasi_lookup **out);
+/* Readable once the answer is there. */
+WASI_INTERNAL int wasi_net_lookup_fd(const wasi_lookup *l);
+/* The answer without waiting: WASI_EAGAIN while running; else 0 with the
+   addresses in *addrs (n of them, owned by l, in getaddrinfo's order, one
+   per address) or the failure as getaddrinfo's EAI_* code in *gai. */
+WASI_INTERNAL wasi_errno wasi_net_lookup_result(wasi_lookup *l, const wasi_sockaddr **addrs,
+                                                size_t *n, int *gai);
+/* Gives up the lookup; one still running frees itself when done. */
+WASI_INTERNAL void wasi_net_lookup_free(wasi_lookup *l);
+/* Waits until no lookup of `w` runs (weft_wasi_free). */
+WASI_INTERNAL void wasi_net_lookups_wait(struct weft_wasi *w);
 
 #endif
