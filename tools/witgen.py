@@ -31,7 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WIT = os.path.join(ROOT, "..", "shared", "spec", "wasi-wit", "v0.2.12", "proposals")
 # The packages hosted, in the order their interfaces are listed. Interfaces
 # a command exports rather than imports (wasi:cli/run) are not hosted.
-PACKAGES = ["io", "cli", "clocks", "random", "filesystem"]
+PACKAGES = ["io", "cli", "clocks", "random", "filesystem", "sockets"]
 SKIP_INTERFACES = {"wasi:cli/run"}
 OUT_H = os.path.join(ROOT, "src", "wasip2", "wit_types.h")
 OUT_C = os.path.join(ROOT, "src", "wasip2", "wit_types.c")

@@ -33,6 +33,8 @@ typedef enum cli_opt_id {
     CLI_OPT_ENV,
     CLI_OPT_INHERIT_ENV,
     CLI_OPT_LISTEN,
+    CLI_OPT_NET,              /* -S inherit-network, allow-ip-name-lookup, tcp, udp
+                                 [=y|n]: the WEFT_WASI_NET_* bit of the key */
     CLI_OPT_ARGV0,
     CLI_OPT_INVOKE,
     CLI_OPT_MAX_MEMORY,
@@ -101,6 +103,7 @@ typedef struct cli_run_opts {
     const char **listens;   /* "HOST:PORT" */
     uint32_t nlistens;
     bool inherit_env;       /* --inherit-env, -S inherit-env */
+    uint32_t net_on, net_off; /* WEFT_WASI_NET_* bits -S turned on / off (the last one wins) */
     const char *argv0;      /* --argv0, or NULL: FILE */
     const char *invoke;     /* export to call instead of _start, or NULL */
     uint64_t timeout_ns;    /* --timeout; 0 = none */

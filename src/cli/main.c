@@ -304,6 +304,24 @@ static int cli_apply(cli_run_opts *o, cli_opt_id id, const char *v, const char *
         o->no_simd_proposal = !on;
         return 0;
     }
+    case CLI_OPT_NET: {
+        bool on;
+        if (cli_parse_bool(v, &on)) break;
+        /* `as` is "-S KEY": the bit of KEY */
+        const char *key = strrchr(as, ' ') ? strrchr(as, ' ') + 1 : as;
+        uint32_t bit = strcmp(key, "inherit-network") == 0        ? WEFT_WASI_NET_INHERIT
+                       : strcmp(key, "allow-ip-name-lookup") == 0 ? WEFT_WASI_NET_NAME_LOOKUP
+                       : strcmp(key, "tcp") == 0                  ? WEFT_WASI_NET_TCP
+                                                                  : WEFT_WASI_NET_UDP;
+        if (on) {
+            o->net_on |= bit;
+            o->net_off &= ~bit;
+        } else {
+            o->net_off |= bit;
+            o->net_on &= ~bit;
+        }
+        return 0;
+    }
     case CLI_OPT_NOOP:
     case CLI_OPT_NONE:
     case CLI_OPT_FEATURE:

@@ -83,7 +83,8 @@ const cli_option cli_options[] = {
      "included (default 4 x runners + 4)."},
     {CLI_OPT_WASI, "-S", "KEY[=VALUE]",
      "A wasmtime WASI option (also --wasi KEY[=VALUE]; KEY=VALUE,KEY=VALUE lists too): "
-     "inherit-env, tcplisten=ADDR, threads, cli. See WASMTIME SPELLINGS."},
+     "inherit-env, tcplisten=ADDR, threads, cli, and for a component's wasi:sockets "
+     "inherit-network, allow-ip-name-lookup, tcp, udp. See WASMTIME SPELLINGS."},
     {CLI_OPT_WASM, "-W", "KEY[=VALUE]",
      "A wasmtime wasm option (also --wasm KEY[=VALUE]): max-memory-size=N, "
      "max-wasm-stack=N, timeout=DURATION, fuel=N, threads[=y|n], and the always-on "
@@ -109,13 +110,16 @@ const cli_wasmtime_key cli_wasmtime_keys[] = {
     {'S', "http", NULL, CLI_OPT_NONE, NULL, "weft has no wasi-http"},
     {'S', "nn", NULL, CLI_OPT_NONE, NULL, "weft has no wasi-nn"},
     {'S', "network", NULL, CLI_OPT_NONE, NULL,
-     "weft has no outbound sockets; for a listening socket use --listen HOST:PORT"},
-    {'S', "inherit-network", NULL, CLI_OPT_NONE, NULL,
-     "weft has no outbound sockets; for a listening socket use --listen HOST:PORT"},
-    {'S', "tcp", NULL, CLI_OPT_NONE, NULL,
-     "weft has no outbound sockets; for a listening socket use --listen HOST:PORT"},
-    {'S', "udp", NULL, CLI_OPT_NONE, NULL, "weft has no UDP sockets"},
-    {'S', "allow-ip-name-lookup", NULL, CLI_OPT_NONE, NULL, "weft has no name lookup"},
+     "use -S inherit-network (a component's wasi:sockets), or --listen HOST:PORT for a "
+     "module's listening socket"},
+    /* a component's wasi:sockets (docs/wasi.md "wasi:sockets"); a module
+       has no use for them and runs as without */
+    {'S', "inherit-network", "[=y|n]", CLI_OPT_NET, "(wasi:sockets reaches any address; off by default)",
+     NULL},
+    {'S', "allow-ip-name-lookup", "[=y|n]", CLI_OPT_NET, "(wasi:sockets name lookup; off by default)",
+     NULL},
+    {'S', "tcp", "[=y|n]", CLI_OPT_NET, "(wasi:sockets TCP; on by default)", NULL},
+    {'S', "udp", "[=y|n]", CLI_OPT_NET, "(wasi:sockets UDP; on by default)", NULL},
     {'W', "max-memory-size", "=N", CLI_OPT_MAX_MEMORY, "--max-memory N", NULL},
     {'W', "max-wasm-stack", "=N", CLI_OPT_MAX_STACK, "--max-stack N",
      NULL},

@@ -396,6 +396,7 @@ int cli_run(const cli_run_opts *o) {
     wc.preopens = pre;
     wc.nlisten = o->nlistens;
     wc.listen = o->listens;
+    wc.net = (wc.net | o->net_on) & ~o->net_off;
     if (cli_file_kind(o->file) == WEFT_BINARY_COMPONENT) {
         rc = cli_run_component(o, engine, &wc);
         goto out;

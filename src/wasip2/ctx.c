@@ -108,9 +108,14 @@ weft_status wp2_ctx_new(const weft_wasi_config *config, wp2_ctx **out, weft_erro
 
 void wp2_ctx_free(wp2_ctx *x) {
     if (!x) return;
-    /* Children before parents: pollables hold their stream's host fd,
-       directory streams and descriptors preview1 fds. */
+    /* Children before parents: pollables hold their stream's or socket's
+       host fd; streams, sockets, directory streams and descriptors hold
+       preview1 fds. */
     static const int order[] = {WP2_RES_IO_POLLABLE, WP2_RES_IO_INPUT_STREAM, WP2_RES_IO_OUTPUT_STREAM,
+                                WP2_RES_SOCKETS_INCOMING_DATAGRAM_STREAM,
+                                WP2_RES_SOCKETS_OUTGOING_DATAGRAM_STREAM,
+                                WP2_RES_SOCKETS_RESOLVE_ADDRESS_STREAM, WP2_RES_SOCKETS_TCP_SOCKET,
+                                WP2_RES_SOCKETS_UDP_SOCKET, WP2_RES_SOCKETS_NETWORK,
                                 WP2_RES_FILESYSTEM_DIRECTORY_ENTRY_STREAM,
                                 WP2_RES_FILESYSTEM_DESCRIPTOR, WP2_RES_IO_ERROR,
                                 WP2_RES_CLI_TERMINAL_INPUT, WP2_RES_CLI_TERMINAL_OUTPUT};

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -73,10 +74,25 @@ uint32_t wp2_pollable_new(wp2_ctx *x, const wp2_pollable *p) {
     *o = *p;
     uint32_t rep = wp2_add(x, WP2_RES_IO_POLLABLE, o);
     if (rep && p->parent_res >= 0) {
-        wp2_stream *s = wp2_get(x, p->parent_res, p->parent_rep);
-        if (s) s->children++;
+        uint32_t *n = wp2_children(x, p->parent_res, p->parent_rep);
+        if (n) (*n)++;
     }
     return rep;
+}
+
+uint32_t *wp2_children(wp2_ctx *x, int res, uint32_t rep) {
+    void *o = wp2_get(x, res, rep);
+    if (!o) return NULL;
+    switch (res) {
+    case WP2_RES_IO_INPUT_STREAM:
+    case WP2_RES_IO_OUTPUT_STREAM: return &((wp2_stream *)o)->children;
+    case WP2_RES_SOCKETS_TCP_SOCKET: return &((wp2_tcp *)o)->children;
+    case WP2_RES_SOCKETS_UDP_SOCKET: return &((wp2_udp *)o)->children;
+    case WP2_RES_SOCKETS_INCOMING_DATAGRAM_STREAM:
+    case WP2_RES_SOCKETS_OUTGOING_DATAGRAM_STREAM: return &((wp2_dgram *)o)->children;
+    case WP2_RES_SOCKETS_RESOLVE_ADDRESS_STREAM: return &((wp2_resolve *)o)->children;
+    default: return NULL;
+    }
 }
 
 /* Whether `p` is ready now; `revents` is what a wait reported for its
@@ -240,8 +256,8 @@ weft_status wp2_io_pollable_drop(const cm_resource *rt, uint32_t rep, void *env,
     wp2_pollable *p = wp2_remove(x, WP2_RES_IO_POLLABLE, rep);
     if (!p) return wp2_bad_rep(err, rt->name, rep);
     if (p->parent_res >= 0) {
-        wp2_stream *s = wp2_get(x, p->parent_res, p->parent_rep);
-        if (s && s->children) s->children--;
+        uint32_t *n = wp2_children(x, p->parent_res, p->parent_rep);
+        if (n && *n) (*n)--;
     }
     free(p);
     return WEFT_OK;
@@ -441,7 +457,12 @@ static wasi_errno wp2_write_all(cm_host_call *call, wp2_stream *s, const uint8_t
         const uint8_t *p = buf ? buf + done : zeroes;
         size_t n = len - done;
         if (!buf && n > sizeof zeroes) n = sizeof zeroes;
-        ssize_t w = s->file ? pwrite(s->ref.host, p, n, (off_t)s->pos) : write(s->ref.host, p, n);
+        /* a socket never raises SIGPIPE (a closed peer is EPIPE: closed), as
+           preview1's sock_send */
+        ssize_t w = s->file ? pwrite(s->ref.host, p, n, (off_t)s->pos)
+                    : s->ref.filetype == WASI_FILETYPE_SOCKET_STREAM
+                        ? send(s->ref.host, p, n, MSG_NOSIGNAL)
+                        : write(s->ref.host, p, n);
         if (w < 0) {
             if (errno == EINTR) continue;
             if (errno == EAGAIN || errno == EWOULDBLOCK) {

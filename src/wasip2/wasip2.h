@@ -148,6 +148,7 @@ struct wp2_ctx {
     wp2_table tab[WP2_RES_COUNT];
     uint64_t insecure_seed[2];         /* one value per state (random.wit) */
     uint64_t hash_key[2];              /* metadata-hash's key */
+    uint64_t udp_ids;                  /* the last wp2_udp.id given */
     /* the type trees and instances built from the rows above */
     cm_valtype nodes[WP2_NNODES];
     cm_field fields[WP2_NFIELDS];
@@ -239,6 +240,112 @@ WP2_INTERNAL uint32_t wp2_pollable_new(wp2_ctx *x, const wp2_pollable *p);
 /* A new wasi:io/error for errno `code` from operation `what`; 0 when out
    of memory. */
 WP2_INTERNAL uint32_t wp2_error_new(wp2_ctx *x, wasi_errno code, const char *what);
+
+/* The count of live pollables made by subscribe of object `rep` of type
+   `res` (a stream, a socket, a datagram or address stream), or NULL for a
+   type that makes none: such a parent traps when dropped before them. */
+WP2_INTERNAL uint32_t *wp2_children(wp2_ctx *x, int res, uint32_t rep);
+
+/* ---- sockets.c, sockets_tcp.c, sockets_udp.c: wasi:sockets ---- */
+
+/* wasi:sockets/network network: one capability (weft_wasi_config.net
+   says what it reaches). */
+typedef struct wp2_network {
+    uint32_t unused;
+} wp2_network;
+
+/* tcp-socket states (tcp.wit; TcpSocketOperationalSemantics.md). */
+enum {
+    WP2_TCP_UNBOUND, WP2_TCP_BIND_STARTED, WP2_TCP_BOUND, WP2_TCP_LISTEN_STARTED,
+    WP2_TCP_LISTENING, WP2_TCP_CONNECT_STARTED, WP2_TCP_CONNECTED, WP2_TCP_CLOSED
+};
+
+/* wasi:sockets/tcp tcp-socket: a preview1 socket fd of the state's
+   context (so its streams are wasi:io streams on a counted reference to
+   it, as any other), in one of the states above. */
+typedef struct wp2_tcp {
+    uint32_t fd;            /* the preview1 fd, closed on drop */
+    wasi_ref ref;           /* ref.host: the host socket */
+    int family;             /* AF_INET, AF_INET6 */
+    int state;
+    wasi_errno pending;     /* a connect that failed at once: told by finish-connect */
+    int backlog;            /* for listen */
+    uint32_t children;
+} wp2_tcp;
+
+/* wasi:sockets/udp udp-socket. */
+typedef struct wp2_udp {
+    uint32_t fd;
+    wasi_ref ref;
+    int family;
+    int state;              /* WP2_TCP_UNBOUND, _BIND_STARTED or _BOUND */
+    bool connected;         /* the last stream() named a remote address */
+    wasi_sockaddr remote;
+    uint64_t id;            /* told apart from a later socket given the same rep */
+    uint32_t streams;       /* live datagram streams of the last stream() */
+    uint32_t children;
+} wp2_udp;
+
+/* incoming-datagram-stream / outgoing-datagram-stream: a counted
+   reference to the socket's fd, so it works on after the socket's drop. */
+typedef struct wp2_dgram {
+    wasi_ref ref;
+    int family;
+    bool connected;
+    wasi_sockaddr remote;
+    uint32_t sock_rep;      /* its udp-socket, while that is `sock_id` */
+    uint64_t sock_id;
+    uint64_t permit;        /* outgoing: datagrams the last check-send allowed */
+    uint32_t children;
+} wp2_dgram;
+
+/* ip-name-lookup resolve-address-stream. */
+typedef struct wp2_resolve {
+    wasi_lookup *lookup;
+    size_t next;            /* the next address to give */
+    uint32_t children;
+} wp2_resolve;
+
+/* The error-code label for a preview1 errno of a socket call
+   (network.wit's POSIX equivalents). */
+WP2_INTERNAL uint32_t wp2_net_error(wasi_errno e);
+/* result<_, error-code>::err(code) in *result; false when the arena is full. */
+WP2_INTERNAL weft_status wp2_net_fail(const cm_host_call *call, cm_val *result, uint32_t code,
+                                      const char *what, weft_error *err);
+/* An ip-socket-address value to a host address; false (invalid-argument)
+   when its shape is not one (the canonical ABI has checked the type). */
+WP2_INTERNAL bool wp2_net_addr_in(const cm_val *v, wasi_sockaddr *out);
+/* A host address to an ip-socket-address value in the arena. */
+WP2_INTERNAL bool wp2_net_addr_out(const cm_host_call *call, const wasi_sockaddr *a, cm_val *out);
+/* The WIT's checks of an address for a socket of `family` (tcp.wit,
+   udp.wit: the family, a unicast address, no IPv4-mapped or -compatible
+   IPv6; `remote`: not the unspecified address, not port 0): the
+   error-code label, or UINT32_MAX when it passes. */
+#define WP2_NET_OK UINT32_MAX
+WP2_INTERNAL uint32_t wp2_net_addr_check(const wasi_sockaddr *a, int family, bool remote);
+/* The address family label of AF_INET / AF_INET6, and back (-1: none). */
+WP2_INTERNAL int wp2_net_family(uint32_t label);
+/* A socket's host fd put in the preview1 table: *fd, or an errno (the
+   host socket is closed then). */
+WP2_INTERNAL wasi_errno wp2_net_adopt(wp2_ctx *x, int host, bool stream, uint32_t *fd,
+                                      wasi_ref *ref);
+/* Closes the preview1 fd of a socket (its host socket closes when the
+   last stream's reference goes too). */
+WP2_INTERNAL void wp2_net_close(wp2_ctx *x, uint32_t fd, wasi_ref *ref);
+/* A pollable child of (res, rep): own<pollable> in *result. */
+WP2_INTERNAL weft_status wp2_net_subscribe(cm_host_call *call, int res, uint32_t rep, int kind,
+                                           int host, short events, cm_val *result,
+                                           weft_error *err);
+/* The drop of a parent with live pollables traps (as a stream's). */
+WP2_INTERNAL weft_status wp2_net_children_trap(weft_error *err, const char *what, uint32_t n);
+/* Socket option values the WIT takes and gives (tcp.wit, udp.wit). */
+WP2_INTERNAL weft_status wp2_net_buffer_size(cm_host_call *call, int host, bool set, bool rcv,
+                                             const cm_val *value, cm_val *result, weft_error *err);
+WP2_INTERNAL weft_status wp2_net_hop_limit(cm_host_call *call, int host, int family, bool set,
+                                           const cm_val *value, cm_val *result, weft_error *err);
+/* ok(value) of result<T, error-code>, T a u64-like kind. */
+WP2_INTERNAL weft_status wp2_net_ok_u(cm_host_call *call, cm_val *result, cm_kind kind, uint64_t v,
+                                      const char *what, weft_error *err);
 
 /* ---- filesystem.c ---- */
 

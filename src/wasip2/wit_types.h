@@ -15,19 +15,25 @@ enum {
     WP2_RES_CLI_TERMINAL_OUTPUT = 5, /* terminal-output */
     WP2_RES_FILESYSTEM_DESCRIPTOR = 6, /* descriptor */
     WP2_RES_FILESYSTEM_DIRECTORY_ENTRY_STREAM = 7, /* directory-entry-stream */
-    WP2_RES_COUNT = 8
+    WP2_RES_SOCKETS_RESOLVE_ADDRESS_STREAM = 8, /* resolve-address-stream */
+    WP2_RES_SOCKETS_NETWORK = 9, /* network */
+    WP2_RES_SOCKETS_TCP_SOCKET = 10, /* tcp-socket */
+    WP2_RES_SOCKETS_UDP_SOCKET = 11, /* udp-socket */
+    WP2_RES_SOCKETS_INCOMING_DATAGRAM_STREAM = 12, /* incoming-datagram-stream */
+    WP2_RES_SOCKETS_OUTGOING_DATAGRAM_STREAM = 13, /* outgoing-datagram-stream */
+    WP2_RES_COUNT = 14
 };
 
 /* Table sizes (wit_types.c). */
 enum {
-    WP2_NNODES = 59,
-    WP2_NFIELDS = 183,
-    WP2_NMEMBERS = 8,
-    WP2_NFUNCTYPES = 71,
-    WP2_NFUNCS = 71,
-    WP2_NHRES = 21,
-    WP2_NTYPES = 17,
-    WP2_NINSTANCES = 20
+    WP2_NNODES = 103,
+    WP2_NFIELDS = 296,
+    WP2_NMEMBERS = 27,
+    WP2_NFUNCTYPES = 123,
+    WP2_NFUNCS = 123,
+    WP2_NHRES = 40,
+    WP2_NTYPES = 41,
+    WP2_NINSTANCES = 27
 };
 
 /* Case, label and flag values of the named variants, enums and flags. */
@@ -99,6 +105,36 @@ enum {
     WP2_FILESYSTEM_ADVICE_WILL_NEED = 3, /* advice label */
     WP2_FILESYSTEM_ADVICE_DONT_NEED = 4, /* advice label */
     WP2_FILESYSTEM_ADVICE_NO_REUSE = 5, /* advice label */
+    WP2_SOCKETS_ERROR_CODE_UNKNOWN = 0, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_ACCESS_DENIED = 1, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_NOT_SUPPORTED = 2, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_INVALID_ARGUMENT = 3, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_OUT_OF_MEMORY = 4, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_TIMEOUT = 5, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_CONCURRENCY_CONFLICT = 6, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_NOT_IN_PROGRESS = 7, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_WOULD_BLOCK = 8, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_INVALID_STATE = 9, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_NEW_SOCKET_LIMIT = 10, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_ADDRESS_NOT_BINDABLE = 11, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_ADDRESS_IN_USE = 12, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_REMOTE_UNREACHABLE = 13, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_CONNECTION_REFUSED = 14, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_CONNECTION_RESET = 15, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_CONNECTION_ABORTED = 16, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_DATAGRAM_TOO_LARGE = 17, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_NAME_UNRESOLVABLE = 18, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_TEMPORARY_RESOLVER_FAILURE = 19, /* error-code label */
+    WP2_SOCKETS_ERROR_CODE_PERMANENT_RESOLVER_FAILURE = 20, /* error-code label */
+    WP2_SOCKETS_IP_ADDRESS_FAMILY_IPV4 = 0, /* ip-address-family label */
+    WP2_SOCKETS_IP_ADDRESS_FAMILY_IPV6 = 1, /* ip-address-family label */
+    WP2_SOCKETS_IP_ADDRESS_IPV4 = 0, /* ip-address case */
+    WP2_SOCKETS_IP_ADDRESS_IPV6 = 1, /* ip-address case */
+    WP2_SOCKETS_IP_SOCKET_ADDRESS_IPV4 = 0, /* ip-socket-address case */
+    WP2_SOCKETS_IP_SOCKET_ADDRESS_IPV6 = 1, /* ip-socket-address case */
+    WP2_SOCKETS_SHUTDOWN_TYPE_RECEIVE = 0, /* shutdown-type label */
+    WP2_SOCKETS_SHUTDOWN_TYPE_SEND = 1, /* shutdown-type label */
+    WP2_SOCKETS_SHUTDOWN_TYPE_BOTH = 2, /* shutdown-type label */
 };
 
 /* The host functions (cli.c, io.c, clocks.c, random.c, filesystem.c) and resource destructors. */
@@ -172,7 +208,59 @@ weft_status wp2_filesystem_descriptor_metadata_hash(cm_host_call *call, const cm
 weft_status wp2_filesystem_descriptor_metadata_hash_at(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
 weft_status wp2_filesystem_directory_entry_stream_read_directory_entry(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
 weft_status wp2_filesystem_types_filesystem_error_code(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_start_bind(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_finish_bind(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_start_connect(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_finish_connect(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_start_listen(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_finish_listen(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_accept(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_local_address(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_remote_address(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_is_listening(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_address_family(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_set_listen_backlog_size(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_keep_alive_enabled(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_set_keep_alive_enabled(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_keep_alive_idle_time(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_set_keep_alive_idle_time(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_keep_alive_interval(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_set_keep_alive_interval(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_keep_alive_count(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_set_keep_alive_count(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_hop_limit(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_set_hop_limit(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_receive_buffer_size(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_set_receive_buffer_size(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_send_buffer_size(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_set_send_buffer_size(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_subscribe(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_socket_shutdown(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_udp_socket_start_bind(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_udp_socket_finish_bind(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_udp_socket_stream(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_udp_socket_local_address(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_udp_socket_remote_address(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_udp_socket_address_family(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_udp_socket_unicast_hop_limit(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_udp_socket_set_unicast_hop_limit(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_udp_socket_receive_buffer_size(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_udp_socket_set_receive_buffer_size(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_udp_socket_send_buffer_size(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_udp_socket_set_send_buffer_size(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_udp_socket_subscribe(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_incoming_datagram_stream_receive(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_incoming_datagram_stream_subscribe(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_outgoing_datagram_stream_check_send(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_outgoing_datagram_stream_send(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_outgoing_datagram_stream_subscribe(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
 weft_status wp2_filesystem_preopens_get_directories(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_instance_network_instance_network(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_resolve_address_stream_resolve_next_address(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_resolve_address_stream_subscribe(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_ip_name_lookup_resolve_addresses(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_tcp_create_socket_create_tcp_socket(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
+weft_status wp2_sockets_udp_create_socket_create_udp_socket(cm_host_call *call, const cm_val *args, cm_val *result, weft_error *err);
 weft_status wp2_io_error_drop(const cm_resource *rt, uint32_t rep, void *env, weft_error *err);
 weft_status wp2_io_pollable_drop(const cm_resource *rt, uint32_t rep, void *env, weft_error *err);
 weft_status wp2_io_input_stream_drop(const cm_resource *rt, uint32_t rep, void *env, weft_error *err);
@@ -181,5 +269,11 @@ weft_status wp2_cli_terminal_input_drop(const cm_resource *rt, uint32_t rep, voi
 weft_status wp2_cli_terminal_output_drop(const cm_resource *rt, uint32_t rep, void *env, weft_error *err);
 weft_status wp2_filesystem_descriptor_drop(const cm_resource *rt, uint32_t rep, void *env, weft_error *err);
 weft_status wp2_filesystem_directory_entry_stream_drop(const cm_resource *rt, uint32_t rep, void *env, weft_error *err);
+weft_status wp2_sockets_resolve_address_stream_drop(const cm_resource *rt, uint32_t rep, void *env, weft_error *err);
+weft_status wp2_sockets_network_drop(const cm_resource *rt, uint32_t rep, void *env, weft_error *err);
+weft_status wp2_sockets_tcp_socket_drop(const cm_resource *rt, uint32_t rep, void *env, weft_error *err);
+weft_status wp2_sockets_udp_socket_drop(const cm_resource *rt, uint32_t rep, void *env, weft_error *err);
+weft_status wp2_sockets_incoming_datagram_stream_drop(const cm_resource *rt, uint32_t rep, void *env, weft_error *err);
+weft_status wp2_sockets_outgoing_datagram_stream_drop(const cm_resource *rt, uint32_t rep, void *env, weft_error *err);
 
 #endif

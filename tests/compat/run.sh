@@ -108,6 +108,11 @@ same "-S tcplisten=ADDR" '^fd 4: filetype 6$' -- run --dir data -S tcplisten=127
 same "-S threads" '^exit 0$' -- run -S threads "$T/join.wasm" -- run "$T/join.wasm"
 same "-S cli" '^hello from wat$' -- run -S cli "$C/hello.wasm" -- run "$C/hello.wasm"
 same "-S preview2" '^hello from wat$' -- run -S preview2 "$C/hello.wasm" -- run "$C/hello.wasm"
+# wasi:sockets' keys: a module has no use for them and runs as without
+same "-S inherit-network" '^hello from wat$' -- run -S inherit-network "$C/hello.wasm" -- run "$C/hello.wasm"
+same "-S allow-ip-name-lookup" '^hello from wat$' -- run -S allow-ip-name-lookup=y "$C/hello.wasm" -- run "$C/hello.wasm"
+same "-S tcp" '^hello from wat$' -- run -S tcp=n "$C/hello.wasm" -- run "$C/hello.wasm"
+same "-S udp" '^hello from wat$' -- run -S udp=n,udp "$C/hello.wasm" -- run "$C/hello.wasm"
 same "-S list" '^env K=v$
 ^fd 3: filetype 6$' -- K=v "$WEFT" run -S inherit-env,tcplisten=127.0.0.1:0,cli "$P" -- \
     K=v "$WEFT" run --inherit-env --listen 127.0.0.1:0 "$P"
@@ -179,7 +184,8 @@ refused "-S p3" "'-S p3' is not supported: weft does not implement WASI 0.3 yet"
 refused "-W component-model=n" "'-W component-model=n' is not supported" run -W component-model=n "$P"
 refused "-W component-model-async" "'-W component-model-async' is not supported: .*async" \
     run -W component-model-async "$P"
-refused "-S inherit-network" "'-S inherit-network' is not supported: .*--listen" run -S inherit-network "$P"
+refused "-S network" "'-S network' is not supported: use -S inherit-network" run -S network "$P"
+refused "-S tcp=maybe" "bad value 'maybe' for -S tcp" run -S tcp=maybe "$P"
 refused "-S threads=n" "'-S threads=n' is not supported" run -S threads=n "$P"
 refused "-W gc" "'-W gc' is not supported: weft does not implement wasm GC" run -W gc=n "$P"
 refused "-W epoch-interruption" "'-W epoch-interruption' is not supported: .*timeout" run -W epoch-interruption "$P"

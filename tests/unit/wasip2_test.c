@@ -132,7 +132,7 @@ static int code_of(const cm_val *r) {
 static void test_tables(void) {
     uint32_t n;
     const cm_host_instance *all = wp2_ctx_instances(X, &n);
-    EXPECT(all && n == 20); /* io 3, cli 10 (not run), clocks 2, random 3, filesystem 2 */
+    EXPECT(all && n == 27); /* io 3, cli 10 (not run), clocks 2, random 3, filesystem 2, sockets 7 */
     EXPECT(wp2_ctx_instance(X, "wasi:filesystem/preopens@0.2.6") != NULL);
     EXPECT(wp2_ctx_instance(X, "wasi:io/streams@0.2.0") != NULL);
     EXPECT(wp2_ctx_instance(X, "wasi:io/streams@0.3.0") == NULL);
