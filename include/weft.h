@@ -1246,6 +1246,188 @@ WEFT_API weft_status weft_component_run(weft_component_instance *instance, int32
 WEFT_API void weft_component_instance_free(weft_component_instance *instance);
 
 /* ------------------------------------------------------------------------
+ * Component values and calls (docs/components.md "The C API"): the
+ * canonical ABI's lifted values as a documented struct, the types of an
+ * export's parameters and result, calls of an instance's exported
+ * functions, and WAVE, the WebAssembly Value Encoding (the text form
+ * `wasmtime run --invoke` takes and prints).
+ * ------------------------------------------------------------------------ */
+
+/* The kind of a component value type (Explainer.md "Value types"). The
+   order is fixed: it is weft's internal one. */
+typedef enum weft_ckind {
+    WEFT_CBOOL, WEFT_CS8, WEFT_CU8, WEFT_CS16, WEFT_CU16, WEFT_CS32, WEFT_CU32,
+    WEFT_CS64, WEFT_CU64, WEFT_CF32, WEFT_CF64, WEFT_CCHAR, WEFT_CSTRING,
+    WEFT_CERROR_CONTEXT, /* async (issue 37): not given nor taken by the API */
+    WEFT_CRECORD, WEFT_CVARIANT, WEFT_CLIST, WEFT_CFIXED_LIST, WEFT_CTUPLE,
+    WEFT_CFLAGS, WEFT_CENUM, WEFT_COPTION, WEFT_CRESULT, WEFT_COWN, WEFT_CBORROW,
+    WEFT_CSTREAM, WEFT_CFUTURE, /* async (issue 37) */
+    WEFT_CMAP,
+    WEFT_CKIND_COUNT_
+} weft_ckind;
+
+/* A component value type: part of the component (or of the host's
+   declarations) it came from, immutable, valid as long as that is.
+   Thread-safe to read. */
+typedef struct weft_ctype weft_ctype;
+
+/* Its kind. */
+WEFT_API weft_ckind weft_ctype_kind(const weft_ctype *type);
+/* Members: a record's fields, a variant's cases, an enum's or flags'
+   labels, a tuple's members (0 for other kinds). */
+WEFT_API uint32_t weft_ctype_count(const weft_ctype *type);
+/* Member i's name (records, variants, enums, flags; NULL otherwise or past
+   the count). Borrowed, `*len` bytes, not NUL-terminated. */
+WEFT_API const char *weft_ctype_name(const weft_ctype *type, uint32_t i, size_t *len);
+/* Member i's type: a record field's, a variant case's payload (NULL for a
+   case without one), a tuple member's; NULL otherwise. */
+WEFT_API const weft_ctype *weft_ctype_member(const weft_ctype *type, uint32_t i);
+/* A list's, fixed list's or option's element, a result's ok type, a map's
+   key; NULL when there is none (`result<_, E>`). */
+WEFT_API const weft_ctype *weft_ctype_elem(const weft_ctype *type);
+/* A result's error type, a map's value; NULL when none. */
+WEFT_API const weft_ctype *weft_ctype_elem2(const weft_ctype *type);
+/* A fixed list's length. */
+WEFT_API uint32_t weft_ctype_length(const weft_ctype *type);
+/* The type in WIT-like text ("list<u32>", "record { a: u8, b: string }",
+   "own<file>"), NUL-terminated in `buf` (`cap` bytes, cut with "..." when
+   longer). Returns the length the whole text needs. */
+WEFT_API size_t weft_ctype_text(const weft_ctype *type, char *buf, size_t cap);
+
+/* A lifted value (CanonicalABI.md "Lifting and Lowering"). `kind` is the
+   kind of its type; which member of `v` is meaningful, and what `n`
+   counts, follow from it:
+
+     bool          v.b
+     s8 .. s64     v.s (sign-extended)      u8 .. u64   v.u
+     f32, f64      v.f32, v.f64 (NaNs arrive canonical, CanonicalABI.md
+                   "canonicalize_nan")
+     char          v.ch, a Unicode scalar value
+     string        v.str: n bytes of UTF-8 (not NUL-terminated); v.str_src
+                   0 when a host makes one (weft sets it to the encoding
+                   a lifted string came from)
+     record, tuple v.items: n values, fields in their type's order
+     list, fixed list   v.items: n elements
+     map           v.items: n entries, each a 2-tuple (key, value)
+     variant, enum v.c.index: the case; v.c.payload: the payload, NULL
+                   when the case has none (always for an enum)
+     option        v.c.index 0 none, 1 some (payload the value)
+     result        v.c.index 0 ok, 1 err (payload NULL when the side
+                   has no type)
+     flags         v.flags: bit i set when label i is
+     own, borrow   v.rep: the resource's representation (a host
+                   resource's rep, weft_component_resource_new)
+
+   A host makes values in its own memory (weft reads them during the
+   call and keeps no pointer); values weft makes (results, WAVE parses)
+   live in a weft_cval_pool. */
+typedef struct weft_cval weft_cval;
+struct weft_cval {
+    uint32_t kind; /* a weft_ckind */
+    uint32_t n;
+    union {
+        bool b;
+        int64_t s;
+        uint64_t u;
+        float f32;
+        double f64;
+        uint32_t ch;
+        struct {
+            const char *str;
+            uint8_t str_src;
+        };
+        weft_cval *items;
+        struct {
+            uint32_t index;
+            weft_cval *payload;
+        } c;
+        uint32_t flags;
+        uint32_t rep;
+        uint32_t handle; /* stream, future, error-context (async, issue 37) */
+    } v;
+};
+
+/* Where values weft makes live: a bump allocator, freed (or reset) as a
+   whole. `limit` bounds its bytes (0: 1 GiB); an allocation past it fails
+   with WEFT_ERR_LIMIT (for a call's results, the trap "value too large
+   for the host"). One thread at a time. */
+typedef struct weft_cval_pool weft_cval_pool;
+WEFT_API weft_cval_pool *weft_cval_pool_new(size_t limit);
+/* Frees every value made in it; keeps its first block for reuse. */
+WEFT_API void weft_cval_pool_reset(weft_cval_pool *pool);
+/* Accepts NULL. */
+WEFT_API void weft_cval_pool_free(weft_cval_pool *pool);
+/* `size` bytes aligned to 16 in the pool, for a host building values
+   whose parts weft should own; NULL when out of memory or past the limit. */
+WEFT_API void *weft_cval_pool_alloc(weft_cval_pool *pool, size_t size);
+
+/* A function an instance exports: borrowed from the instance, valid until
+   it is freed. */
+typedef struct weft_component_func weft_component_func;
+
+/* Finds an exported function by name, as `wasmtime run --invoke` does:
+   "name" (a function the component exports, else the one function of
+   that name among its exported instances: WEFT_ERR_NOT_FOUND naming the
+   candidates when several have it), "ns:pkg/iface.name@1.2.3" or
+   "ns:pkg/iface@1.2.3#name" (a function of an exported instance; the
+   version matches semver-compatibly: 0.2.1 finds 0.2.0), "iface.name"
+   for an instance with a plain name. WEFT_ERR_NOT_FOUND with the message
+   saying what is missing. Same thread rule as the instance. */
+WEFT_API weft_status weft_component_instance_func(weft_component_instance *instance,
+                                                  const char *name,
+                                                  weft_component_func **out,
+                                                  weft_error *err);
+/* Its parameters (name borrowed: `*name_len` bytes, not NUL-terminated;
+   NULL past the count) and its result type (NULL: none). */
+WEFT_API uint32_t weft_component_func_param_count(const weft_component_func *func);
+WEFT_API const weft_ctype *weft_component_func_param(const weft_component_func *func,
+                                                     uint32_t i, const char **name,
+                                                     size_t *name_len);
+WEFT_API const weft_ctype *weft_component_func_result(const weft_component_func *func);
+
+/* Calls the function (CanonicalABI.md "canon lift", synchronous) on the
+   calling thread: `args` (nargs of them, one per parameter, borrowed:
+   weft copies them into the instance's memory) are lowered into the
+   instance, its core function runs, its result is lifted into *result
+   (made in `pool`, valid until the pool is reset or freed; untouched
+   when the function has none), post-return runs. WEFT_ERR_MISUSE when a
+   value does not match its parameter's type or nargs is not the count
+   (the message names the parameter); WEFT_ERR_TRAP for a trap (the
+   canonical ABI's, the core code's, a host's); WEFT_ERR_EXIT when
+   wasi:cli/exit was called (err->exit_code). One thread at a time per
+   instance; a call may not be made while another of the same instance
+   tree is running on this thread from a host callback into it ("cannot
+   enter component instance", a trap). */
+WEFT_API weft_status weft_component_func_call(weft_component_func *func, const weft_cval *args,
+                                              uint32_t nargs, weft_cval *result,
+                                              weft_cval_pool *pool, weft_error *err);
+
+/* WAVE (wasm-tools' crates/wasm-wave README; docs/components.md "WAVE").
+   Parses `len` bytes of `text` as one value of `type` into *out (made in
+   `pool`). WEFT_ERR_MALFORMED with err->offset the byte where the text
+   goes wrong and a message saying what was expected or why the value
+   does not fit the type. Thread-safe for distinct pools. */
+WEFT_API weft_status weft_wave_parse(const weft_ctype *type, const char *text, size_t len,
+                                     weft_cval *out, weft_cval_pool *pool, weft_error *err);
+/* Parses a call, "name(arg, ...)": the function found by name
+   (weft_component_instance_func's forms) and its arguments against its
+   parameters; trailing option parameters may be left out (none). *args
+   (*nargs of them) are made in `pool`. WEFT_ERR_MALFORMED for the text,
+   WEFT_ERR_NOT_FOUND for the name. */
+WEFT_API weft_status weft_wave_parse_call(weft_component_instance *instance, const char *text,
+                                          weft_component_func **func, weft_cval **args,
+                                          uint32_t *nargs, weft_cval_pool *pool,
+                                          weft_error *err);
+/* Writes `value` of `type` as WAVE into `buf` (`cap` bytes, NUL-terminated
+   when cap > 0, cut when shorter than needed), the form wasm-wave's
+   writer gives (wasmtime prints results with it): *needed (may be NULL)
+   is the length of the whole text without the NUL. WEFT_ERR_MISUSE when
+   the value does not match the type (a resource handle has no WAVE form:
+   WEFT_ERR_MISUSE too). */
+WEFT_API weft_status weft_wave_print(const weft_ctype *type, const weft_cval *value, char *buf,
+                                     size_t cap, size_t *needed, weft_error *err);
+
+/* ------------------------------------------------------------------------
  * Workers: isolated instances on a scheduler, with bounded channels.
  * ------------------------------------------------------------------------
  *

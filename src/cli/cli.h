@@ -137,6 +137,10 @@ int cli_run(const cli_run_opts *opts);
 /* `weft run` of a component (component.c), with the WASI configuration
    the options made. */
 int cli_run_component(const cli_run_opts *opts, weft_engine *engine, const weft_wasi_config *wc);
+/* --invoke 'name(args)' of an instantiated component (component_invoke.c):
+   the WAVE call parsed against the export's type, called, its result
+   printed in WAVE on stdout. Returns the exit status. */
+int cli_invoke_component(const cli_run_opts *opts, weft_component_instance *ci);
 /* process.c: true for a command that imports its memory or spawns threads;
    such a command runs as a weft_process (wasi-threads). */
 bool cli_wants_process(const weft_module *module);

@@ -12,15 +12,14 @@
 int cli_run_component(const cli_run_opts *o, weft_engine *engine, const weft_wasi_config *wc) {
     /* Options whose machinery runs a core module's _start as a process
        (process.c) or calls a core export: components get them later. */
-    const char *unsupported = o->invoke          ? "--invoke"
-                              : o->timeout_ns    ? "--timeout"
+    const char *unsupported = o->timeout_ns      ? "--timeout"
                               : o->deterministic ? "--deterministic"
                               : o->explore       ? "--explore"
                                                  : NULL;
     if (unsupported) {
         fprintf(stderr,
                 "error: %s: %s is not supported for components yet (weft runs a component's "
-                "wasi:cli/run; --fuel, --dir, --env and the limits apply)\n",
+                "wasi:cli/run or --invoke; --fuel, --dir, --env and the limits apply)\n",
                 o->file, unsupported);
         return CLI_EXIT_USAGE;
     }
@@ -52,6 +51,10 @@ int cli_run_component(const cli_run_opts *o, weft_engine *engine, const weft_was
     if (st != WEFT_OK) {
         fprintf(stderr, "error: %s: %s: %s\n", o->file, weft_status_name(st), err.message);
         rc = st == WEFT_ERR_NOMEM ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
+        goto out;
+    }
+    if (o->invoke) {
+        rc = cli_invoke_component(o, ci);
         goto out;
     }
     int32_t code = 0;

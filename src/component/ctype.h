@@ -117,12 +117,19 @@ typedef struct cm_functype {
 const cm_valtype *cm_prim(cm_kind kind);
 
 /* A value (CanonicalABI.md: what lift_flat/load produce and lower_flat/
-   store consume). `kind` is the kind of the type it has. */
-typedef struct cm_val cm_val;
+   store consume) is weft.h's weft_cval, the one shape the canonical ABI,
+   the hosts and the C API share (no copy between them): `kind` is the
+   cm_kind of its type (weft_ckind has the same order), `n` counts a
+   string's bytes or a list's, record's, tuple's or map's items, and `v`
+   holds the rest as weft.h documents it. */
+typedef struct weft_cval cm_val;
 
 /* Where a string value came from (CanonicalABI.md "Loading", String =
    (chars, encoding, tagged code units)): its code units are those of this
-   encoding, which the canonical ABI derives from the UTF-8 again. */
+   encoding, which the canonical ABI derives from the UTF-8 again. Kept in
+   v.str_src; it decides the realloc calls that lowering it makes
+   (CanonicalABI.md "store_string_into_range": a String keeps its
+   original encoding). 0, CM_STR_UTF8, for a string made by a host. */
 typedef enum cm_str_src {
     CM_STR_UTF8 = 0,     /* string-encoding=utf8, or made by a host */
     CM_STR_UTF16,        /* string-encoding=utf16 */
@@ -130,37 +137,10 @@ typedef enum cm_str_src {
     CM_STR_LATIN1_UTF16, /* string-encoding=latin1+utf16, utf16 form (tag set) */
 } cm_str_src;
 
-struct cm_val {
-    cm_kind kind;
-    uint32_t n; /* string: bytes; list, fixed list, record, tuple, map: items */
-    union {
-        bool b;                 /* bool */
-        int64_t s;              /* s8 .. s64, sign-extended */
-        uint64_t u;             /* u8 .. u64 */
-        float f32;              /* canonical NaN after lifting (CanonicalABI.md "canonicalize_nan32") */
-        double f64;
-        uint32_t ch;            /* char: a Unicode scalar value */
-        struct {                /* string: */
-            const char *str;    /* n bytes of UTF-8, not NUL-terminated */
-            /* The encoding it was lifted from (cm_str_src), which decides
-               the realloc calls that lowering it makes (CanonicalABI.md
-               "store_string_into_range": a String keeps its original
-               encoding). 0, CM_STR_UTF8, for a string made by a host. */
-            uint8_t str_src;
-        };
-        cm_val *items;          /* record fields, tuple members, list and fixed-list elements,
-                                   map entries as 2-tuples; n of them */
-        struct {
-            uint32_t index;     /* variant case, enum label; option 0 none / 1 some;
-                                   result 0 ok / 1 error */
-            cm_val *payload;    /* NULL when the case has none */
-        } c;
-        uint32_t flags;         /* bit i set: label i */
-        uint32_t rep;           /* own, borrow: the resource's representation (lift_own and
-                                   lift_borrow give h.rep, lower_own/lower_borrow take it) */
-        uint32_t handle;        /* stream, future, error-context: a handle index (async) */
-    } v;
-};
+_Static_assert((int)CM_MAP == (int)WEFT_CMAP && (int)CM_STRING == (int)WEFT_CSTRING &&
+                   (int)CM_RECORD == (int)WEFT_CRECORD && (int)CM_OWN == (int)WEFT_COWN &&
+                   (int)CM_KIND_COUNT == (int)WEFT_CKIND_COUNT_,
+               "weft_ckind follows cm_kind");
 
 /* A bump allocator for types (one per component, freed with it) and for
    values (one per call, reset after it). Out of memory returns NULL and
