@@ -91,7 +91,7 @@ FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_LF_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/libfuzzer/%)
 # Example hosts (examples/*.c but the guests'; docs/workers.md): plain
 # programs on the public API, run by tests/workers/run.sh.
-EXAMPLE_SRC := examples/pool.c examples/capi_host.c
+EXAMPLE_SRC := examples/pool.c examples/capi_host.c examples/component_host.c
 # examples/uv_host.c runs weft in cooperative mode inside a libuv loop
 # (docs/coop.md); built when libuv's headers are there (Debian libuv1-dev;
 # .ci/run installs it), and tests/coop/run.sh says so when they are not.

@@ -309,7 +309,7 @@ static void fz_no_marker_list(const cm_val *v, const char *what) {
 
 static cm_val fz_call(fz_run *r, const char *iface, const char *name, const cm_val *args) {
     const cm_host_func *f = fz_func(r, iface, name);
-    cm_host_call c = {&r->arena, NULL, r->x};
+    cm_host_call c = {&r->arena, NULL, r->x, f};
     cm_val res;
     memset(&res, 0, sizeof res);
     weft_error err;

@@ -1428,6 +1428,96 @@ WEFT_API weft_status weft_wave_print(const weft_ctype *type, const weft_cval *va
                                      size_t cap, size_t *needed, weft_error *err);
 
 /* ------------------------------------------------------------------------
+ * Host functions and resources for components (docs/components.md "The
+ * C API"): a linker holds, by interface name ("example:host/log@0.1.0")
+ * and function name ("write", "[method]file.read"), C callbacks that take
+ * and return lifted values, and host resource types; instantiation serves
+ * a component's instance imports from it (and from WASI 0.2 if asked).
+ * The component's own declared types are the functions' types (as
+ * wasmtime's untyped `func_new`): the callback reads them from the call.
+ * ------------------------------------------------------------------------ */
+typedef struct weft_component_linker weft_component_linker;
+/* A new, empty linker; NULL when out of memory. Defining is one thread at
+   a time; once defined, instantiating from it is thread-safe. */
+WEFT_API weft_component_linker *weft_component_linker_new(void);
+/* Drops the caller's reference: the linker (and the envs it holds, by
+   their env_free) is freed when no instance made from it remains.
+   Accepts NULL. */
+WEFT_API void weft_component_linker_free(weft_component_linker *linker);
+
+/* One call of a host function, valid during the callback. */
+typedef struct weft_component_host_call weft_component_host_call;
+/* The pool the result (and everything it points to) may be made in; it
+   lives until weft has lowered the result. Do not reset or free it. */
+WEFT_API weft_cval_pool *weft_component_host_call_pool(weft_component_host_call *call);
+/* The function's parameter types and result type (NULL: none), as the
+   importing component declares them. */
+WEFT_API const weft_ctype *weft_component_host_call_param(const weft_component_host_call *call,
+                                                          uint32_t i);
+WEFT_API const weft_ctype *weft_component_host_call_result(const weft_component_host_call *call);
+/* The core caller (its store, its fuel), or NULL. */
+WEFT_API weft_caller *weft_component_host_call_caller(weft_component_host_call *call);
+
+/* A host function: `args` (nargs, one per parameter; borrowed for the
+   call: strings and lists point into weft's copy) and *result to fill
+   when the function has a result (parts in the call's pool, or in memory
+   the host keeps valid until the next call). own and borrow arguments
+   carry the resource's rep. Returns WEFT_OK, or an error status with
+   err->message written (snprintf into it): the calling component traps
+   with that message. Runs on the thread that called into the component. */
+typedef weft_status (*weft_component_host_fn)(void *env, weft_component_host_call *call,
+                                              const weft_cval *args, uint32_t nargs,
+                                              weft_cval *result, weft_error *err);
+
+/* Defines `name` in `interface` ("ns:pkg/iface@1.2.3", or a plain name;
+   a component's import of a semver-compatible version is served by it,
+   the rule of weft's WASI 0.2). `env` is passed to each call and freed
+   with env_free (may be NULL) when the linker is. WEFT_ERR_MISUSE for a
+   name defined twice or a NULL argument, WEFT_ERR_NOMEM. The names are
+   copied. */
+WEFT_API weft_status weft_component_linker_define_func(weft_component_linker *linker,
+                                                       const char *interface, const char *name,
+                                                       weft_component_host_fn fn, void *env,
+                                                       void (*env_free)(void *), weft_error *err);
+
+/* A host resource type (Explainer.md "Resource types"): the host chooses
+   each resource's representation, a uint32 `rep` that means something to
+   it (an index into its own table). A host function makes a resource by
+   returning an `own` value with that rep (weft_cval kind WEFT_COWN,
+   v.rep); the component gets a handle to it; when the component drops its
+   last own handle (resource.drop), `dtor(env, rep)` runs. A borrow or own
+   the component passes to a host function arrives with its rep. */
+typedef struct weft_component_resource weft_component_resource;
+typedef void (*weft_component_resource_dtor)(void *env, uint32_t rep);
+/* Defines the resource type `name` ("file") in `interface`, which the
+   component imports as `(export "file" (type (sub resource)))`; *out
+   (may be NULL) is owned by the linker. dtor may be NULL. */
+WEFT_API weft_status weft_component_linker_define_resource(weft_component_linker *linker,
+                                                           const char *interface,
+                                                           const char *name,
+                                                           weft_component_resource_dtor dtor,
+                                                           void *env, void (*env_free)(void *),
+                                                           weft_component_resource **out,
+                                                           weft_error *err);
+/* Runs the resource type's destructor for `rep` from the host side (for a
+   resource the component handed to the host with an own). */
+WEFT_API void weft_component_resource_drop(weft_component_resource *resource, uint32_t rep);
+
+/* Instantiates `component` in `store` with its instance imports served by
+   the linker and, when `wasi` is not NULL, by WASI 0.2 made from it (as
+   weft_component_instantiate_wasi; weft_wasi_config_init gives the
+   defaults): an
+   interface the linker defines is the linker's. WEFT_ERR_LINK names an
+   import nobody serves, or a function the linker lacks. The instance holds
+   a reference to the linker. Same rules as weft_component_instantiate_wasi. */
+WEFT_API weft_status weft_component_linker_instantiate(weft_component_linker *linker,
+                                                       weft_store *store,
+                                                       weft_component *component,
+                                                       const weft_wasi_config *wasi,
+                                                       weft_component_instance **out,
+                                                       weft_error *err);
+
+/* ------------------------------------------------------------------------
  * Workers: isolated instances on a scheduler, with bounded channels.
  * ------------------------------------------------------------------------
  *

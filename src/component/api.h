@@ -15,6 +15,12 @@ struct weft_component_instance {
     void (*host_free)(void *host);
 };
 
+/* weft.h's value pool: a call's arena (a host function's pool is the
+   call's own arena, seen through this struct). */
+struct weft_cval_pool {
+    cm_arena arena;
+};
+
 /* Instantiates component in store with env's host instances; `host` is
    freed with host_free when the instance is (or at once on failure). */
 weft_status cm_api_instantiate(weft_store *store, weft_component *component,

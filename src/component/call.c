@@ -71,7 +71,7 @@ static void cx_setup(cm_abi_cx *cx, const cm_abi_opts *opts, cm_inst *inst, cm_a
 weft_status cm_call(cm_func *f, cm_inst *caller, weft_caller *wc, const cm_val *args,
                     cm_val *result, cm_arena *arena, weft_error *err) {
     if (f->kind == CM_FUNC_HOST) {
-        cm_host_call hc = {.arena = arena, .caller = wc, .ctx = f->host_ctx};
+        cm_host_call hc = {.arena = arena, .caller = wc, .ctx = f->host_ctx, .func = f->host};
         return f->host->fn(&hc, args, result, err);
     }
     cm_inst *ci = f->inst;

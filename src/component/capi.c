@@ -18,10 +18,6 @@
 
 #define POOL_DEFAULT_LIMIT ((size_t)1 << 30)
 
-struct weft_cval_pool {
-    cm_arena arena;
-};
-
 weft_cval_pool *weft_cval_pool_new(size_t limit) {
     weft_cval_pool *p = base_calloc(1, sizeof *p);
     if (p) p->arena.limit = limit ? limit : POOL_DEFAULT_LIMIT;

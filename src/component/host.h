@@ -19,6 +19,7 @@ typedef struct cm_host_call {
                               NULL when the host itself calls through the C API */
     void *ctx;             /* what the host gave when it defined the function (for WASI
                               0.2, its per-instance state) */
+    const struct cm_host_func *func; /* the function called (its `data`) */
 } cm_host_call;
 
 /* A host function. args are the lifted parameters, one per parameter of its
@@ -39,6 +40,7 @@ typedef struct cm_host_func {
     const char *name;
     const cm_functype *type;
     cm_host_fn fn;
+    void *data; /* the function's own (the C API's callback and its env); NULL for WASI */
 } cm_host_func;
 
 /* A host resource type an instance exports ("output-stream"): the

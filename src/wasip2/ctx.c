@@ -56,7 +56,7 @@ static void wp2_build(wp2_ctx *x) {
     for (uint32_t i = 0; i < WP2_NFUNCS; i++)
         x->funcs[i] = (cm_host_func){wp2_func_descs[i].name,
                                      &x->functypes[wp2_func_descs[i].functype],
-                                     wp2_func_descs[i].fn};
+                                     wp2_func_descs[i].fn, NULL};
     for (uint32_t i = 0; i < WP2_NHRES; i++)
         x->hres[i] = (cm_host_resource){wp2_hres_descs[i].name, &x->res[wp2_hres_descs[i].res]};
     for (uint32_t i = 0; i < WP2_NTYPES; i++) {

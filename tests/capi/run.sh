@@ -61,6 +61,26 @@ else
     echo "FAIL $host not built"; fail=$((fail + 1))
 fi
 
+# The component host of docs/components.md (examples/component_host.c):
+# its functions and resource served to examples/component_guest.wasm,
+# results in WAVE on stdout, the host's log and destructor on stderr.
+chost=$BUILD/examples/component_host
+if [ -x "$chost" ]; then
+    out=$("$chost" examples/component_guest.wasm 'greet("world")' 'count(10, 3)' 'sum-host([1, 2, 3])' 2>"$BUILD/chost.err"); rc=$?
+    want=$'"WORLD"\n13\n6'
+    werr=$'[log] world\n[counter 0 dropped at 13]'
+    if [ "$rc" -eq 0 ] && [ "$out" = "$want" ] && [ "$(cat "$BUILD/chost.err")" = "$werr" ]; then pass=$((pass + 1)); else
+        echo "FAIL component_host: exit $rc, printed [$out] [$(cat "$BUILD/chost.err")]"; fail=$((fail + 1))
+    fi
+    out=$("$chost" examples/component_guest.wasm 'take(1)' 2>&1); rc=$?
+    if [ "$rc" -eq 1 ] && grep -q 'own<counter> has no WAVE form' <<<"$out"; then pass=$((pass + 1)); else
+        echo "FAIL component_host take(1): exit $rc, printed [$out]"; fail=$((fail + 1))
+    fi
+    rm -f "$BUILD/chost.err"
+else
+    echo "FAIL $chost not built"; fail=$((fail + 1))
+fi
+
 # docs/capi.md shows that host whole: the block is the file.
 if diff -q <(awk '/^<!-- capi_host.c:/ {on = 1; next} on && /^```c$/ {inside = 1; next}
         inside && /^```$/ {exit} inside' docs/capi.md) examples/capi_host.c >/dev/null; then
