@@ -27,7 +27,9 @@
 typedef struct u8_stats {
     uint64_t cps;   /* code points */
     uint64_t u16;   /* UTF-16 code units */
-    uint32_t max;   /* the largest code point (0 if empty) */
+    uint32_t max;   /* the largest code point (0 if empty); where ASCII runs were
+                       skipped eight bytes at a time, a bound below 0x80 no
+                       smaller than theirs (it is only compared with 0x100) */
 } u8_stats;
 
 /* Checks s[0..n) as Python's strict utf-8 decoder does. Returns n when
@@ -38,6 +40,24 @@ static size_t u8_check(const uint8_t *s, size_t n, u8_stats *st, bool *cut) {
     *cut = false;
     if (st) *st = (u8_stats){0};
     while (i < n) {
+        /* ASCII eight bytes at a time (1 KiB took 10 us byte by byte) */
+        size_t from = i;
+        uint64_t any = 0;
+        while (i + 8 <= n) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if (w & 0x8080808080808080ull) break;
+            any |= w;
+            i += 8;
+        }
+        if (st && i > from) {
+            st->cps += i - from;
+            st->u16 += i - from;
+            uint8_t b_or = 0; /* >= each byte's value, below 0x80 */
+            for (unsigned k = 0; k < 8; k++) b_or |= (uint8_t)(any >> (8 * k));
+            if (b_or > st->max) st->max = b_or;
+        }
+        if (i >= n) break;
         uint8_t b = s[i];
         uint32_t cp;
         size_t len;
