@@ -84,7 +84,7 @@ static weft_status call(const char *iface, const char *fn, const cm_val *args, u
           f->type->nparams, nargs);
     for (uint32_t i = 0; i < nargs; i++)
         CHECK(of_type(f->type->params[i].type, &args[i]), "%s: argument %u of the wrong shape", fn, i);
-    cm_host_call c = {&A, NULL, X};
+    cm_host_call c = {&A, NULL, X, f};
     memset(result, 0, sizeof *result);
     memset(&E, 0, sizeof E);
     weft_status st = f->fn(&c, args, result, &E);
